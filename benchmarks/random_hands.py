@@ -1,0 +1,75 @@
+"""Play N random complete hands with the reference engine and print hands/s and actions/s.
+
+Each action is drawn uniformly from the compact legal actions (the concrete
+actions plus the discard option as one entry); a discard's cards are then drawn
+uniformly. Runs on one core (a single process).
+
+    python benchmarks/random_hands.py --hands 20000
+    python benchmarks/random_hands.py --profile D7=any-suit --profile D12=may-discard
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from reference_engine import Action, Hand, Profile  # noqa: E402
+from reference_engine.actions import DISCARD  # noqa: E402
+from reference_engine.cards import indices  # noqa: E402
+
+
+def play_random_hand(hand: Hand, rng: random.Random) -> int:
+    """Play ``hand`` to its end with uniform random actions; return the number of actions."""
+    actions = 0
+    sample = rng.sample
+    while hand.to_act is not None:
+        legal = hand.legal_actions()
+        options = legal.actions
+        n = len(options) + (1 if legal.discard is not None else 0)
+        pick = rng.randrange(n)
+        if pick < len(options):
+            action = options[pick]
+        else:
+            assert legal.discard is not None
+            cards = sample(list(indices(legal.discard.allowed)), legal.discard.count)
+            action = Action(DISCARD, sum(1 << c for c in cards))
+        hand.apply(hand.to_act, action)
+        actions += 1
+    return actions
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", action="append", default=[], metavar="Dn=OPTION")
+    parser.add_argument("--memory", action="store_true", help="also measure peak memory (slower)")
+    args = parser.parse_args(argv)
+    profile = Profile.from_options(dict(item.split("=", 1) for item in args.profile))
+    rng = random.Random(args.seed)
+    if args.memory:
+        tracemalloc.start()
+    total_actions = 0
+    start = time.perf_counter()
+    for i in range(args.hands):
+        hand = Hand.from_seed(dealer=i % 4, seed=rng.getrandbits(64), profile=profile)
+        total_actions += play_random_hand(hand, rng)
+    elapsed = time.perf_counter() - start
+    print(f"profile: {profile.changed() or 'defaults'}")
+    print(f"hands: {args.hands}  actions: {total_actions}  ({total_actions / args.hands:.1f} per hand)")
+    print(f"time: {elapsed:.2f} s")
+    print(f"hands/s: {args.hands / elapsed:,.0f}")
+    print(f"actions/s: {total_actions / elapsed:,.0f}")
+    if args.memory:
+        _current, peak = tracemalloc.get_traced_memory()
+        print(f"peak traced memory: {peak / 1024:.0f} KiB")
+
+
+if __name__ == "__main__":
+    main()

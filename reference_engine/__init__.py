@@ -1,0 +1,27 @@
+"""The Hakka Cards reference engine: pure Python, standard library only, no I/O.
+
+>>> from reference_engine import Hand, Profile
+>>> hand = Hand.from_seed(dealer=0, seed=2024, profile=Profile())
+>>> hand.apply(0, "call")
+>>> hand.privileged is None   # CALL-4: a Dealer who calls is never the PP
+True
+"""
+
+__version__ = "0.1.0"
+
+from .actions import Action, DiscardOption, LegalActions
+from .cards import Card, Cards, seeded_deck
+from .errors import HakkaError, IllegalActionError, MalformedError, SetupError
+from .game import Game
+from .hand import Hand, deal_sequence
+from .patterns import beats, classify
+from .perft import perft, perft_counts
+from .profile import DECISIONS, DEFAULT_PROFILE, Profile
+from .scoring import SCORE_TABLE, HandResult, table_value
+
+__all__ = [
+    "Action", "Card", "Cards", "DECISIONS", "DEFAULT_PROFILE", "DiscardOption", "Game",
+    "Hand", "HandResult", "HakkaError", "IllegalActionError", "LegalActions",
+    "MalformedError", "Profile", "SCORE_TABLE", "SetupError", "beats", "classify",
+    "deal_sequence", "perft", "perft_counts", "seeded_deck", "table_value",
+]

@@ -1,0 +1,251 @@
+"""Cards, card sets and their canonical text (CARDS-1..3).
+
+A card is one of 37 values: four suits (Sup > Gon > Zok > Sin, CARDS-2) of
+numbers 1-9, plus the suitless Wan Sin (CARDS-3). Internally a card is an index
+0..36 in canonical order (Sup1..Sup9, Gon1..Gon9, Zok1..Zok9, Sin1..Sin9,
+WanSin) and a set of cards is an ``int`` bitmask over those indices; the
+:class:`Card` and :class:`Cards` value objects wrap them for the public API.
+
+>>> Cards.parse("sup5 S3 Sup4")
+Cards.parse('Sup3 Sup4 Sup5')
+>>> str(Card.parse("W"))
+'WanSin'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Final
+
+from .errors import MalformedError
+
+SUITS: Final = ("Sup", "Gon", "Zok", "Sin")
+"""Suit names, highest first (CARDS-2): suit index 0 is the highest."""
+
+SHORT_SUITS: Final = ("S", "G", "Z", "N")
+WAN_SIN: Final = 36
+DECK_SIZE: Final = 37
+FULL_DECK: Final = (1 << DECK_SIZE) - 1
+SUIT_MASKS: Final = tuple(0x1FF << (9 * s) for s in range(4))
+WAN_SIN_BIT: Final = 1 << WAN_SIN
+SUITED: Final = FULL_DECK & ~WAN_SIN_BIT
+
+
+def card_index(suit: int, number: int) -> int:
+    """Index of the suited card ``number`` (1-9) of suit ``suit`` (0 = Sup)."""
+    return suit * 9 + number - 1
+
+
+def suit_of(index: int) -> int | None:
+    """Suit index of a card index, ``None`` for Wan Sin."""
+    return None if index == WAN_SIN else index // 9
+
+
+def number_of(index: int) -> int:
+    """Number of a card index; Wan Sin counts as 1 (CARDS-3)."""
+    return 1 if index == WAN_SIN else index % 9 + 1
+
+
+NUMBER_MASKS: Final = tuple(
+    0 if n == 0 else sum(1 << card_index(s, n) for s in range(4)) for n in range(10)
+)
+"""``NUMBER_MASKS[n]``: the four suited cards of number ``n`` (Wan Sin excluded)."""
+
+
+def _name(index: int) -> str:
+    if index == WAN_SIN:
+        return "WanSin"
+    return f"{SUITS[index // 9]}{index % 9 + 1}"
+
+
+NAMES: Final = tuple(_name(i) for i in range(DECK_SIZE))
+_LOOKUP: dict[str, int] = {}
+for _i, _n in enumerate(NAMES):
+    _LOOKUP[_n.lower()] = _i
+    if _i != WAN_SIN:
+        _LOOKUP[f"{SHORT_SUITS[_i // 9]}{_i % 9 + 1}".lower()] = _i
+_LOOKUP["w"] = WAN_SIN
+_LOOKUP["wan sin"] = WAN_SIN
+
+
+def parse_card_index(text: str) -> int:
+    """Parse one card's text (case-insensitive, long or short form)."""
+    try:
+        return _LOOKUP[text.strip().lower()]
+    except KeyError:
+        raise MalformedError(
+            f"{text!r} is not a card: write Sup1..Sup9, Gon1..Gon9, Zok1..Zok9, "
+            "Sin1..Sin9 or WanSin (short forms S9, G7, Z3, N1, W)",
+            rule="CARDS-1",
+        ) from None
+
+
+def parse_mask(text: str | Iterable[str]) -> int:
+    """Parse a space-separated card list (or an iterable of card texts) to a mask.
+
+    A card named twice is malformed: a play or a hand never holds a card twice.
+    """
+    items = text.split() if isinstance(text, str) else list(text)
+    mask = 0
+    for item in items:
+        bit = 1 << parse_card_index(item)
+        if mask & bit:
+            raise MalformedError(f"card {NAMES[bit.bit_length() - 1]} is listed twice", rule="CARDS-1")
+        mask |= bit
+    return mask
+
+
+def indices(mask: int) -> Iterator[int]:
+    """Card indices of a mask in canonical order."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def mask_text(mask: int) -> str:
+    """Canonical text of a card mask: names in canonical order, space-separated."""
+    return " ".join(NAMES[i] for i in indices(mask))
+
+
+class Card:
+    """One card. Instances are interned: ``Card.parse('Sup9') is Card.parse('S9')``."""
+
+    __slots__ = ("index",)
+    index: int
+
+    def __new__(cls, index: int) -> Card:
+        return _CARDS[index]
+
+    @classmethod
+    def _make(cls, index: int) -> Card:
+        card = object.__new__(cls)
+        object.__setattr__(card, "index", index)
+        return card
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        return _CARDS[parse_card_index(text)]
+
+    @property
+    def suit(self) -> str | None:
+        """Suit name, or ``None`` for Wan Sin."""
+        s = suit_of(self.index)
+        return None if s is None else SUITS[s]
+
+    @property
+    def number(self) -> int:
+        return number_of(self.index)
+
+    @property
+    def bit(self) -> int:
+        return 1 << self.index
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __str__(self) -> str:
+        return NAMES[self.index]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({NAMES[self.index]!r})"
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int]]:
+        return (Card, (self.index,))
+
+
+_CARDS: Final = tuple(Card._make(i) for i in range(DECK_SIZE))
+ALL_CARDS: Final = _CARDS
+
+
+class Cards:
+    """An immutable set of cards with a canonical text form.
+
+    >>> hand = Cards.parse("Gon7 Sup9 WanSin")
+    >>> str(hand), len(hand), Card.parse("Sup9") in hand
+    ('Sup9 Gon7 WanSin', 3, True)
+    """
+
+    __slots__ = ("mask",)
+    mask: int
+
+    def __init__(self, mask: int = 0) -> None:
+        if not 0 <= mask <= FULL_DECK:
+            raise ValueError(f"not a card mask: {mask}")
+        object.__setattr__(self, "mask", mask)
+
+    @classmethod
+    def parse(cls, text: str | Iterable[str]) -> Cards:
+        return cls(parse_mask(text))
+
+    @classmethod
+    def of(cls, cards: Iterable[Card]) -> Cards:
+        mask = 0
+        for card in cards:
+            mask |= card.bit
+        return cls(mask)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Cards is immutable")
+
+    def __iter__(self) -> Iterator[Card]:
+        return (_CARDS[i] for i in indices(self.mask))
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, Card) and bool(self.mask >> card.index & 1)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Cards) and other.mask == self.mask
+
+    def __hash__(self) -> int:
+        return hash(("Cards", self.mask))
+
+    def __or__(self, other: Cards) -> Cards:
+        return Cards(self.mask | other.mask)
+
+    def __and__(self, other: Cards) -> Cards:
+        return Cards(self.mask & other.mask)
+
+    def __sub__(self, other: Cards) -> Cards:
+        return Cards(self.mask & ~other.mask)
+
+    def __str__(self) -> str:
+        return mask_text(self.mask)
+
+    def __repr__(self) -> str:
+        return f"Cards.parse({mask_text(self.mask)!r})"
+
+
+def canonical_deck() -> list[int]:
+    """Card indices in canonical order, the order a seeded shuffle starts from."""
+    return list(range(DECK_SIZE))
+
+
+_M64: Final = (1 << 64) - 1
+
+
+def seeded_deck(seed: int) -> list[int]:
+    """The deck order for ``seed`` (DEAL-5, D33): SplitMix64 + Fisher-Yates.
+
+    Fixed so that every engine, in any language, deals the same cards:
+
+    >>> mask_text(sum(1 << i for i in seeded_deck(7)[:4])) != ""
+    True
+    """
+    state = seed & _M64
+    deck = canonical_deck()
+    for i in range(DECK_SIZE - 1, 0, -1):
+        state = (state + 0x9E3779B97F4A7C15) & _M64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        z ^= z >> 31
+        j = z % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck

@@ -1,0 +1,109 @@
+"""A game of 4 hands with cumulative scores and Dealer rotation (GAME-1, GAME-4).
+
+>>> game = Game(first_dealer=0, deals=[{"seed": s} for s in range(10)])
+>>> game.hand.dealer, game.hands_played
+(0, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from .actions import Action
+from .errors import SetupError
+from .hand import ENDED, Hand
+from .profile import DEFAULT_PROFILE, Profile
+from .scoring import HandResult
+
+GAME_OVER: Final = "game-over"
+HANDS_PER_GAME: Final = 4
+
+Deal = Mapping[str, object]
+"""One deal: ``{"hands": [...]}``, ``{"deck": "..."}`` or ``{"seed": n}``."""
+
+
+def deal_hand(dealer: int, deal: Deal, profile: Profile) -> Hand:
+    """Deal one hand from a deal description (explicit hands, a deck order or a seed)."""
+    keys = set(deal) & {"hands", "deck", "seed"}
+    if len(keys) != 1:
+        raise SetupError("a deal has exactly one of hands, deck or seed", rule="DEAL-4")
+    if "hands" in deal:
+        hands = deal["hands"]
+        if not isinstance(hands, Sequence) or isinstance(hands, str):
+            raise SetupError("hands must be a list of 4 card lists", rule="DEAL-4")
+        return Hand.deal(dealer, hands, profile)
+    if "deck" in deal:
+        deck = deal["deck"]
+        if not isinstance(deck, (str, list)):
+            raise SetupError("deck must be a card list", rule="DEAL-4")
+        return Hand.from_deck(dealer, deck, profile)
+    seed = deal["seed"]
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise SetupError(f"seed must be a non-negative integer, not {seed!r}", rule="DEAL-5")
+    return Hand.from_seed(dealer, seed, profile)
+
+
+class Game:
+    """Hands dealt one after the other from ``deals`` until 4 count (D31).
+
+    The first Dealer is given (DEAL-1, D36); every later Dealer follows from
+    the previous hand's Calling (CALL-2, CALL-3, D4, D5).
+    """
+
+    def __init__(
+        self, first_dealer: int, deals: Sequence[Deal], profile: Profile = DEFAULT_PROFILE
+    ) -> None:
+        if not deals:
+            raise SetupError("a game needs at least one deal", rule="GAME-1")
+        self.profile = profile
+        self.deals = list(deals)
+        self.scores = [0, 0, 0, 0]
+        self.results: list[HandResult] = []
+        self.hands_played = 0
+        self.deal_index = 0
+        self.hand = deal_hand(first_dealer, self.deals[0], profile)
+
+    @property
+    def over(self) -> bool:
+        return self.hands_played >= HANDS_PER_GAME
+
+    @property
+    def phase(self) -> str:
+        return GAME_OVER if self.over else self.hand.phase
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.over else self.hand.to_act
+
+    def apply(self, seat: int, action: Action | str) -> None:
+        """Apply an action to the current hand; deal the next hand when it ends.
+
+        If the next deal is missing or inconsistent the action still stands and
+        a :class:`SetupError` says which deal is wrong.
+        """
+        self.hand.apply(seat, action)
+        if self.hand.phase != ENDED:
+            return
+        result = self.hand.result
+        assert result is not None
+        self.results.append(result)
+        for seat_index, delta in enumerate(result.deltas):
+            self.scores[seat_index] += delta
+        if result.counts:
+            self.hands_played += 1
+        if self.over:
+            return
+        self.deal_index += 1
+        if self.deal_index >= len(self.deals):
+            raise SetupError(
+                f"the game needs deal {self.deal_index + 1} but the setup lists only {len(self.deals)}",
+                rule="GAME-1",
+            )
+        try:
+            self.hand = deal_hand(result.next_dealer, self.deals[self.deal_index], self.profile)
+        except SetupError as exc:
+            raise SetupError(
+                f"deal {self.deal_index + 1} (Dealer seat {result.next_dealer}): {exc.message}",
+                rule=exc.rule,
+            ) from None
