@@ -10,7 +10,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from itertools import combinations
+from math import comb
 from typing import Final, NamedTuple
 
 from .cards import Cards, indices, mask_text, parse_mask
@@ -76,7 +78,8 @@ class Action(NamedTuple):
         return f"Action.parse({str(self)!r})"
 
 
-class DiscardOption(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class DiscardOption:
     """"Discard any ``count`` distinct cards of ``allowed``": one entry for up to 924 actions."""
 
     count: int
@@ -92,8 +95,7 @@ class DiscardOption(NamedTuple):
             yield Action(DISCARD, sum(combo))
 
     def size(self) -> int:
-        from math import comb
-
+        """How many concrete discards this option stands for."""
         return comb(self.allowed.bit_count(), self.count)
 
     def __str__(self) -> str:

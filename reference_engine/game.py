@@ -23,7 +23,7 @@ Deal = Mapping[str, object]
 """One deal: ``{"hands": [...]}``, ``{"deck": "..."}`` or ``{"seed": n}``."""
 
 
-def deal_hand(dealer: int, deal: Deal, profile: Profile) -> Hand:
+def deal_hand(dealer: int, deal: Deal, profile: Profile, hand_class: type[Hand] = Hand) -> Hand:
     """Deal one hand from a deal description (explicit hands, a deck order or a seed)."""
     keys = set(deal) & {"hands", "deck", "seed"}
     if len(keys) != 1:
@@ -32,16 +32,16 @@ def deal_hand(dealer: int, deal: Deal, profile: Profile) -> Hand:
         hands = deal["hands"]
         if not isinstance(hands, Sequence) or isinstance(hands, str):
             raise SetupError("hands must be a list of 4 card lists", rule="DEAL-4")
-        return Hand.deal(dealer, hands, profile)
+        return hand_class.deal(dealer, hands, profile)
     if "deck" in deal:
         deck = deal["deck"]
         if not isinstance(deck, (str, list)):
             raise SetupError("deck must be a card list", rule="DEAL-4")
-        return Hand.from_deck(dealer, deck, profile)
+        return hand_class.from_deck(dealer, deck, profile)
     seed = deal["seed"]
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise SetupError(f"seed must be a non-negative integer, not {seed!r}", rule="DEAL-5")
-    return Hand.from_seed(dealer, seed, profile)
+    return hand_class.from_seed(dealer, seed, profile)
 
 
 class Game:
@@ -52,17 +52,22 @@ class Game:
     """
 
     def __init__(
-        self, first_dealer: int, deals: Sequence[Deal], profile: Profile = DEFAULT_PROFILE
+        self,
+        first_dealer: int,
+        deals: Sequence[Deal],
+        profile: Profile = DEFAULT_PROFILE,
+        hand_class: type[Hand] = Hand,
     ) -> None:
         if not deals:
             raise SetupError("a game needs at least one deal", rule="GAME-1")
         self.profile = profile
+        self.hand_class = hand_class
         self.deals = list(deals)
         self.scores = [0, 0, 0, 0]
         self.results: list[HandResult] = []
         self.hands_played = 0
         self.deal_index = 0
-        self.hand = deal_hand(first_dealer, self.deals[0], profile)
+        self.hand = deal_hand(first_dealer, self.deals[0], profile, hand_class)
 
     @property
     def over(self) -> bool:
@@ -101,7 +106,7 @@ class Game:
                 rule="GAME-1",
             )
         try:
-            self.hand = deal_hand(result.next_dealer, self.deals[self.deal_index], self.profile)
+            self.hand = deal_hand(result.next_dealer, self.deals[self.deal_index], self.profile, self.hand_class)
         except SetupError as exc:
             raise SetupError(
                 f"deal {self.deal_index + 1} (Dealer seat {result.next_dealer}): {exc.message}",

@@ -258,10 +258,15 @@ class Hand:
         return cls.from_deck(dealer, seeded_deck(seed), profile)
 
     @classmethod
+    def pattern_tables(cls, profile: Profile) -> PatternTables:
+        """The pattern tables this class plays with (a subclass may supply its own)."""
+        return tables_for(profile)
+
+    @classmethod
     def _new(cls, dealer: int, masks: list[int], profile: Profile) -> Hand:
         self = object.__new__(cls)
         self.profile = profile
-        self.tables = tables_for(profile)
+        self.tables = self.pattern_tables(profile)
         self.dealer = dealer
         self.dreamer = (dealer + 2) % 4
         self.dreamer_card = masks[self.dreamer].bit_length() - 1
@@ -292,7 +297,7 @@ class Hand:
 
     def copy(self) -> Hand:
         """An independent copy (for search, perft and fuzzing)."""
-        other = object.__new__(Hand)
+        other = object.__new__(type(self))
         for name in Hand.__slots__:
             setattr(other, name, getattr(self, name))
         other.hands = list(self.hands)

@@ -21,7 +21,7 @@ from .cards import Cards, mask_text
 from .errors import HakkaError, SetupError
 from .game import Game, deal_hand
 from .hand import Hand, legal_to_json
-from .patterns import INITIAL_ELDERS, KIND_NAMES, tables_for
+from .patterns import INITIAL_ELDERS, KIND_NAMES
 from .perft import perft_counts
 from .profile import DEFAULT_PROFILE, Profile
 
@@ -37,9 +37,16 @@ def _error(kind: str, message: str, rule: str | None = None) -> Message:
 
 
 class Session:
-    """One conversation with a runner: at most one hand or game at a time."""
+    """One conversation with a runner: at most one hand or game at a time.
 
-    def __init__(self) -> None:
+    ``hand_class`` lets a variant engine (a subclass of :class:`Hand`) speak the
+    protocol through the same code.
+    """
+
+    name = "hakka-reference"
+
+    def __init__(self, hand_class: type[Hand] = Hand) -> None:
+        self.hand_class = hand_class
         self.profile = DEFAULT_PROFILE
         self.hand: Hand | None = None
         self.game: Game | None = None
@@ -74,7 +81,7 @@ class Session:
         return {
             "ok": True,
             "protocol": PROTOCOL_VERSION,
-            "engine": {"name": "hakka-reference", "version": __version__, "language": "python"},
+            "engine": {"name": self.name, "version": __version__, "language": "python"},
             "options": DEFAULT_PROFILE.options(),
             "configurable": True,
             "capabilities": ["pattern", "count", "observe", "game"],
@@ -94,11 +101,11 @@ class Session:
         self.hand = self.game = None
         if "game" in setup:
             spec = setup["game"]
-            game = Game(spec["first_dealer"], spec["deals"], profile)
+            game = Game(spec["first_dealer"], spec["deals"], profile, self.hand_class)
             self.game, self.hand = game, game.hand
         else:
             deal = {k: v for k, v in setup.items() if k != "dealer"}
-            self.hand = deal_hand(setup["dealer"], deal, profile)
+            self.hand = deal_hand(setup["dealer"], deal, profile, self.hand_class)
         self.profile = profile
         return {"ok": True}
 
@@ -161,7 +168,7 @@ class Session:
         return {"ok": True, "observation": self._current().observation(message["seat"])}
 
     def _pattern(self, message: Message) -> Message:
-        tables = tables_for(self._profile(message))
+        tables = self.hand_class.pattern_tables(self._profile(message))
         if "classify" in message:
             kind, _rank = tables.classify(Cards.parse(message["classify"]).mask)
             return {"ok": True, "pattern": KIND_NAMES[kind]}
