@@ -1,0 +1,224 @@
+"""Comparing an engine's ``state`` with a step's expectations (spec/SCENARIOS.md).
+
+Pure functions, no rules of the game: card lists are compared as multisets,
+legal actions as sets (a discard option by its count and the set of ``from``),
+results and game records as subsets. Each mismatch carries readable diff lines.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .notation import NotationError, action_cards, card_multiset, card_text, cards, normalize_action
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    key: str
+    diff: tuple[str, ...]
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value if value else '""'
+    if isinstance(value, list):
+        return "[" + ", ".join(_fmt(v) for v in value) + "]"
+    return str(value)
+
+
+def _scalar(key: str, expected: Any, actual: Any) -> Mismatch | None:
+    if expected == actual and type(expected) is type(actual):
+        return None
+    return Mismatch(key, (f"expected: {_fmt(expected)}", f"actual:   {_fmt(actual)}"))
+
+
+def _safe_multiset(text: Any) -> Counter[str] | None:
+    try:
+        return card_multiset(text)
+    except (NotationError, AttributeError, TypeError):
+        return None
+
+
+def _cards_diff(key: str, expected: Any, actual: Any) -> Mismatch | None:
+    exp = _safe_multiset(expected)
+    act = _safe_multiset(actual)
+    if exp is None or act is None:
+        return _scalar(key, expected, actual)
+    if exp == act:
+        return None
+    lines = []
+    missing, extra = exp - act, act - exp
+    if missing:
+        lines.append(f"missing: {card_text(missing)}")
+    if extra:
+        lines.append(f"extra:   {card_text(extra)}")
+    lines.append(f"expected: {card_text(exp)}")
+    lines.append(f"actual:   {card_text(act)}")
+    return Mismatch(key, tuple(lines))
+
+
+def _discard_allows(option: Mapping[str, Any] | None, action: str) -> bool:
+    """Whether a concrete ``discard …`` is one of those the discard option stands for."""
+    if not option:
+        return False
+    parsed = action_cards(action)
+    if parsed is None or parsed[0] != "discard":
+        return False
+    chosen = parsed[1]
+    pool = _safe_multiset(option.get("from", ""))
+    if pool is None or len(chosen) != option.get("count") or len(set(chosen)) != len(chosen):
+        return False
+    return all(pool[c] > 0 for c in chosen)
+
+
+def _legal_set(legal: Mapping[str, Any]) -> set[str]:
+    return {normalize_action(a) for a in legal.get("actions", [])}
+
+
+def _discard_text(option: Mapping[str, Any] | None) -> str:
+    if option is None:
+        return "null"
+    try:
+        return f"{{count: {option.get('count')}, from: {card_text(cards(option.get('from', '')))}}}"
+    except NotationError:
+        return f"{{count: {option.get('count')}, from: {option.get('from')}}}"
+
+
+def _legal(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> Mismatch | None:
+    lines = []
+    exp_set = {normalize_action(a) for a in expected.get("actions", [])}
+    act_set = _legal_set(actual)
+    missing, extra = sorted(exp_set - act_set), sorted(act_set - exp_set)
+    if missing:
+        lines.append("missing actions: " + "; ".join(missing))
+    if extra:
+        lines.append("extra actions:   " + "; ".join(extra))
+    exp_d = expected.get("discard")
+    act_d = actual.get("discard")
+    same_discard = (exp_d is None and act_d is None) or (
+        exp_d is not None and act_d is not None and exp_d.get("count") == act_d.get("count")
+        and _safe_multiset(exp_d.get("from", "")) is not None
+        and set(_safe_multiset(exp_d.get("from", "")) or ()) == set(_safe_multiset(act_d.get("from", "")) or ()))
+    if not same_discard:
+        lines.append(f"discard expected: {_discard_text(exp_d)}")
+        lines.append(f"discard actual:   {_discard_text(act_d)}")
+        if exp_d and act_d:
+            e, a = set(_safe_multiset(exp_d.get('from', '')) or ()), set(_safe_multiset(act_d.get('from', '')) or ())
+            if e - a:
+                lines.append(f"discard from missing: {card_text(list(e - a))}")
+            if a - e:
+                lines.append(f"discard from extra:   {card_text(list(a - e))}")
+    return Mismatch("legal", tuple(lines)) if lines else None
+
+
+def _legal_includes(key: str, wanted: list[str], actual: Mapping[str, Any], include: bool) -> Mismatch | None:
+    act_set = _legal_set(actual)
+    option = actual.get("discard")
+    wrong = []
+    for action in wanted:
+        norm = normalize_action(action)
+        is_legal = norm in act_set or _discard_allows(option, norm)
+        if is_legal != include:
+            wrong.append(norm)
+    if not wrong:
+        return None
+    label = "not legal but expected legal" if include else "legal but expected not legal"
+    lines = [f"{label}: " + "; ".join(wrong),
+             "legal actions: " + ("; ".join(sorted(act_set)) or "(none)"),
+             f"discard option: {_discard_text(option)}"]
+    return Mismatch(key, tuple(lines))
+
+
+def _elders_membership(key: str, wanted: Any, actual: Any, include: bool) -> Mismatch | None:
+    want = _safe_multiset(wanted)
+    have = _safe_multiset(actual)
+    if want is None or have is None:
+        return _scalar(key, wanted, actual)
+    wrong = [c for c in want if (c in have) != include]
+    if not wrong:
+        return None
+    label = "not Elders but expected to be" if include else "Elders but expected not to be"
+    return Mismatch(key, (f"{label}: {card_text(wrong)}", f"Elders: {card_text(have)}"))
+
+
+def _subset(key: str, expected: Mapping[str, Any], actual: Any) -> Mismatch | None:
+    if actual is None:
+        return Mismatch(key, (f"expected: {_fmt_map(expected)}", "actual:   null"))
+    if not isinstance(actual, Mapping):
+        return Mismatch(key, (f"expected: {_fmt_map(expected)}", f"actual:   {_fmt(actual)}"))
+    lines = []
+    for field, value in expected.items():
+        if field not in actual:
+            lines.append(f"{field}: expected {_fmt(value)}, absent from the engine's {key}")
+        elif not (actual[field] == value and type(actual[field]) is type(value)):
+            lines.append(f"{field}: expected {_fmt(value)}, actual {_fmt(actual[field])}")
+    return Mismatch(key, tuple(lines)) if lines else None
+
+
+def _fmt_map(m: Mapping[str, Any]) -> str:
+    return "{" + ", ".join(f"{k}: {_fmt(v)}" for k, v in m.items()) + "}"
+
+
+def _hands(expected: Mapping[str, Any], actual: Any) -> Mismatch | None:
+    lines = []
+    for seat_text, hand in sorted(expected.items()):
+        seat = int(seat_text)
+        have = actual[seat] if isinstance(actual, list) and seat < len(actual) else None
+        m = _cards_diff(f"hands.{seat}", hand, have)
+        if m:
+            lines.extend(f"seat {seat} {line}" for line in m.diff)
+    return Mismatch("hands", tuple(lines)) if lines else None
+
+
+def check_expectations(expect: Mapping[str, Any], state: Mapping[str, Any]) -> list[Mismatch]:
+    """Every expectation of ``expect`` that ``state`` does not meet, in the order written."""
+    out: list[Mismatch] = []
+    for key, value in expect.items():
+        m: Mismatch | None
+        if key in ("to_act", "phase", "privileged"):
+            m = _scalar(key, value, state.get(key))
+        elif key == "tricks":
+            m = _scalar(key, list(value), state.get(key))
+        elif key == "legal":
+            m = _legal(value, state.get("legal") or {})
+        elif key == "legal_includes":
+            m = _legal_includes(key, value, state.get("legal") or {}, True)
+        elif key == "legal_excludes":
+            m = _legal_includes(key, value, state.get("legal") or {}, False)
+        elif key == "elders":
+            m = _cards_diff(key, value, state.get("elders"))
+        elif key == "elders_include":
+            m = _elders_membership(key, value, state.get("elders"), True)
+        elif key == "elders_exclude":
+            m = _elders_membership(key, value, state.get("elders"), False)
+        elif key == "hands":
+            m = _hands(value, state.get("hands"))
+        elif key in ("result", "game"):
+            m = _subset(key, value, state.get(key))
+        else:  # the schema rules this out; kept so a new key is never silently ignored
+            m = Mismatch(key, (f"the runner does not know the expectation {key!r}",))
+        if m is not None:
+            out.append(m)
+    return out
+
+
+def state_diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """Readable lines for the top-level fields of ``state`` that changed."""
+    lines = []
+    for key in sorted(set(before) | set(after)):
+        if before.get(key) != after.get(key):
+            lines.append(f"{key}: before {_fmt_json(before.get(key))}")
+            lines.append(f"{' ' * len(key)}  after  {_fmt_json(after.get(key))}")
+    return lines
+
+
+def _fmt_json(value: Any) -> str:
+    import json
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 400 else text[:400] + "…"

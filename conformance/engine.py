@@ -1,0 +1,134 @@
+"""An engine under test: an adapter plus the protocol rules common to every transport.
+
+:class:`Engine` performs the ``hello`` handshake (protocol version check),
+validates every response against its JSON Schema (compiled once), restarts the
+adapter after any failure, and stops retrying after repeated start failures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import PROTOCOL_VERSION
+from .adapters import Adapter, EngineSpec
+from .errors import AdapterError, EngineUnavailable, ProtocolViolation
+from .schemas import Schemas, best_errors, describe_error
+from .yamlsource import pointer_of
+
+MAX_START_FAILURES = 3
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    """What the engine said in ``hello``."""
+
+    name: str
+    version: str
+    language: str | None
+    protocol: int
+    options: dict[str, str]
+    configurable: bool
+    capabilities: tuple[str, ...]
+    raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"name": self.name, "version": self.version, "language": self.language,
+                "protocol": self.protocol, "options": self.options, "configurable": self.configurable,
+                "capabilities": list(self.capabilities)}
+
+
+def schema_reason(schemas: Schemas, cmd: str, response: Any, variant: str | None = None) -> str | None:
+    """Why ``response`` is not a valid answer to ``cmd``, or ``None`` when it is."""
+    errors = best_errors(schemas.response_errors(cmd, response, variant))
+    if not errors:
+        return None
+    parts = []
+    for error in errors[:3]:
+        where = pointer_of(list(error.absolute_path)) or "/"
+        parts.append(f"{where}: {describe_error(error)}")
+    more = f" (+{len(errors) - 3} more)" if len(errors) > 3 else ""
+    return "; ".join(parts) + more
+
+
+class Engine:
+    """One engine for a whole run: started lazily, restarted after failures."""
+
+    def __init__(self, spec: EngineSpec, schemas: Schemas, timeout: float | None = 10.0,
+                 adapter: Adapter | None = None) -> None:
+        self.spec = spec
+        self.schemas = schemas
+        self.adapter = adapter or spec.make_adapter(timeout)
+        self.info: EngineInfo | None = None
+        self.starts = 0
+        self.start_failures = 0
+        self.last_start_failure = ""
+        self.requests = 0
+
+    @property
+    def label(self) -> str:
+        return self.spec.text
+
+    def ensure_started(self) -> EngineInfo:
+        """Start the engine and shake hands if needed. Raises AdapterError on failure."""
+        if self.adapter.alive and self.info is not None:
+            return self.info
+        if self.start_failures >= MAX_START_FAILURES:
+            raise EngineUnavailable(
+                f"engine failed to start {self.start_failures} times in a row; not retried "
+                f"(last: {self.last_start_failure})")
+        try:
+            self.adapter.start()
+            self.starts += 1
+            self.info = self._handshake()
+        except AdapterError as exc:
+            self.start_failures += 1
+            self.last_start_failure = str(exc)
+            self.adapter.kill()
+            raise type(exc)(f"engine start failed: {exc}") from None
+        self.start_failures = 0
+        return self.info
+
+    def _handshake(self) -> EngineInfo:
+        self.requests += 1
+        answer = self.adapter.request({"cmd": "hello", "protocol": PROTOCOL_VERSION})
+        # The version first: another version may well have another message shape.
+        if answer.get("ok") is True and answer.get("protocol") != PROTOCOL_VERSION:
+            raise ProtocolViolation(
+                f"engine speaks protocol {answer.get('protocol')!r}, the runner speaks {PROTOCOL_VERSION}")
+        reason = schema_reason(self.schemas, "hello", answer)
+        if reason is not None:
+            raise ProtocolViolation(f"invalid answer to 'hello': {reason}")
+        if answer["ok"] is False:
+            err = answer["error"]
+            raise ProtocolViolation(f"hello refused: {err['kind']}: {err['message']}")
+        engine = answer["engine"]
+        return EngineInfo(
+            name=engine["name"], version=engine["version"], language=engine.get("language"),
+            protocol=answer["protocol"], options=dict(answer["options"]),
+            configurable=answer["configurable"], capabilities=tuple(answer["capabilities"]), raw=answer)
+
+    def _exchange(self, message: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
+        cmd = message["cmd"]
+        self.requests += 1
+        answer = self.adapter.request(message)
+        reason = schema_reason(self.schemas, cmd, answer, variant)
+        if reason is not None:
+            self.adapter.kill()
+            raise ProtocolViolation(f"invalid answer to {cmd!r}: {reason}")
+        return answer
+
+    def call(self, message: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
+        """Send one request (starting the engine if needed) and return its schema-valid answer."""
+        self.ensure_started()
+        try:
+            return self._exchange(message, variant)
+        except AdapterError:
+            self.adapter.kill()
+            raise
+
+    def take_stderr(self) -> str:
+        return self.adapter.take_stderr()
+
+    def close(self) -> None:
+        self.adapter.close()

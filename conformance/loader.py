@@ -1,0 +1,237 @@
+"""Loading scenario files: YAML → schema check → cross-file checks → :class:`Scenario`.
+
+Every problem is reported with file, line and JSON pointer:
+
+- YAML syntax errors and duplicate keys (:mod:`conformance.yamlsource`);
+- schema errors (``spec/schema/scenario.schema.json``), the JSON pointer of
+  each mapped back to the YAML node's line;
+- duplicate scenario IDs across files (both places named);
+- clause IDs not in ``spec/clauses.yaml``, decisions or options not in
+  ``spec/decisions.yaml``;
+- ``generated: true`` outside ``scenarios/generated/`` and the reverse.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from .errors import InputError, Problem
+from .paths import display_path
+from .schemas import Schemas, best_errors, describe_error
+from .specdata import SpecData
+from .yamlsource import YamlDocument, escape_pointer_token, load_yaml, pointer_of
+
+BODY_KINDS = ("pattern", "trajectory", "game", "count")
+
+# The order of the areas in spec/README.md; unknown areas sort after, alphabetically.
+AREA_ORDER = ("CARDS", "GAME", "DEAL", "CALL", "PAT", "ELD", "TIG", "PLAY", "CLAIM", "SCORE", "OBS")
+
+
+def area_sort_key(area: str) -> tuple[int, str]:
+    return (AREA_ORDER.index(area), "") if area in AREA_ORDER else (len(AREA_ORDER), area)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One scenario, as loaded and checked. ``data`` is the JSON-shaped scenario object."""
+
+    id: str
+    title: str
+    clauses: tuple[str, ...]
+    requires: Mapping[str, str] | str | None
+    tags: tuple[str, ...]
+    kind: str
+    data: Mapping[str, Any]
+    file: str
+    line: int
+    pointer: str
+    document: YamlDocument = field(repr=False, compare=False)
+
+    @property
+    def body(self) -> Mapping[str, Any]:
+        return self.data[self.kind]  # type: ignore[no-any-return]
+
+    @property
+    def area(self) -> str:
+        """The rule area (clause prefix) of the scenario's first clause."""
+        return self.clauses[0].split("-")[0]
+
+    @property
+    def areas(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(c.split("-")[0] for c in self.clauses))
+
+    @property
+    def generated(self) -> bool:
+        return bool(self.data.get("generated", False))
+
+    def line_of(self, *path: str | int) -> int:
+        """Line in the file of the node at ``path`` below this scenario."""
+        return self.document.line_of(self.pointer + pointer_of(list(path))) or self.line
+
+    def step_line(self, index: int) -> int:
+        return self.line_of(self.kind, "steps", index)
+
+    @property
+    def location(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+def discover(paths: Iterable[Path]) -> list[Path]:
+    """Scenario files: each path is a ``.yaml`` file or a directory searched for ``**/*.yaml``."""
+    files: list[Path] = []
+    missing: list[Problem | str] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*.yaml") if p.is_file()))
+        elif path.is_file():
+            files.append(path)
+        else:
+            missing.append(Problem(display_path(path), None, "no such file or directory"))
+    if missing:
+        raise InputError(missing)
+    seen: set[Path] = set()
+    unique = []
+    for f in files:
+        r = f.resolve()
+        if r not in seen:
+            seen.add(r)
+            unique.append(f)
+    return unique
+
+
+def _schema_problems(doc: YamlDocument, schemas: Schemas) -> list[Problem]:
+    problems = []
+    scenarios = doc.data.get("scenarios") if isinstance(doc.data, dict) else None
+    for error in best_errors(schemas.scenario.iter_errors(doc.data)):
+        path = list(error.absolute_path)
+        pointer = pointer_of(path)
+        line = doc.line_of(pointer)
+        if error.validator in ("additionalProperties", "unevaluatedProperties") and isinstance(error.instance, dict):
+            # Point at the offending key rather than at the object.
+            allowed = set(error.schema.get("properties", {})) if isinstance(error.schema, dict) else set()
+            extra = [k for k in error.instance if k not in allowed]
+            if extra:
+                key_pointer = f"{pointer}/{escape_pointer_token(extra[0])}"
+                line = doc.key_line(key_pointer)
+                pointer = key_pointer
+        scenario_id = None
+        if len(path) >= 2 and path[0] == "scenarios" and isinstance(scenarios, list) and isinstance(path[1], int):
+            item = scenarios[path[1]] if path[1] < len(scenarios) else None
+            if isinstance(item, dict) and isinstance(item.get("id"), str):
+                scenario_id = item["id"]
+        message = describe_error(error)
+        if doc.data is None:
+            message = "the file is empty: expected a top-level `scenarios:` list"
+        problems.append(Problem(doc.path, line, message, pointer, scenario_id))
+    return problems
+
+
+def _semantic_problems(doc: YamlDocument, index: int, item: dict[str, Any], spec: SpecData,
+                       under_generated: bool) -> list[Problem]:
+    problems = []
+    base = f"/scenarios/{index}"
+    sid = item["id"]
+    if spec.clauses is not None:
+        for j, clause in enumerate(item["clauses"]):
+            if clause not in spec.clauses:
+                p = f"{base}/clauses/{j}"
+                problems.append(Problem(doc.path, doc.line_of(p), f"unknown clause {clause!r} (not in spec/clauses.yaml)", p, sid))
+    requires = item.get("requires")
+    if isinstance(requires, dict) and spec.decisions is not None:
+        for decision, option in requires.items():
+            p = f"{base}/requires/{escape_pointer_token(decision)}"
+            if decision not in spec.decisions:
+                problems.append(Problem(doc.path, doc.key_line(p), f"unknown decision {decision!r} (not in spec/decisions.yaml)", p, sid))
+            elif option not in spec.decisions[decision].options:
+                known = ", ".join(spec.decisions[decision].options)
+                problems.append(Problem(doc.path, doc.line_of(p), f"unknown option {option!r} of {decision} (options: {known})", p, sid))
+    generated = bool(item.get("generated", False))
+    if generated and not under_generated:
+        p = f"{base}/generated"
+        problems.append(Problem(doc.path, doc.line_of(p), "`generated: true` scenarios live under scenarios/generated/", p, sid))
+    if under_generated and not generated:
+        problems.append(Problem(doc.path, doc.line_of(base), "scenarios under generated/ must carry `generated: true`", base, sid))
+    return problems
+
+
+def load_scenarios(paths: Iterable[Path], schemas: Schemas, spec: SpecData) -> list[Scenario]:
+    """Load and check every scenario of ``paths``; raise :class:`InputError` listing every problem."""
+    problems: list[Problem | str] = []
+    scenarios: list[Scenario] = []
+    first_seen: dict[str, Scenario] = {}
+    for path in discover(paths):
+        shown = display_path(path)
+        doc, probs = load_yaml(path, shown)
+        problems.extend(probs)
+        if doc is None or probs:
+            continue
+        schema_probs = _schema_problems(doc, schemas)
+        if schema_probs:
+            problems.extend(schema_probs)
+            continue
+        under_generated = "generated" in path.resolve().parts
+        for i, item in enumerate(doc.data["scenarios"]):
+            pointer = f"/scenarios/{i}"
+            sem = _semantic_problems(doc, i, item, spec, under_generated)
+            problems.extend(sem)
+            kind = next(k for k in BODY_KINDS if k in item)
+            scenario = Scenario(
+                id=item["id"], title=item["title"], clauses=tuple(item["clauses"]),
+                requires=item.get("requires"), tags=tuple(item.get("tags", ())), kind=kind,
+                data=item, file=shown, line=doc.line_of(pointer) or 1, pointer=pointer, document=doc)
+            if scenario.id in first_seen:
+                other = first_seen[scenario.id]
+                problems.append(Problem(shown, doc.line_of(pointer + "/id"),
+                                        f"duplicate scenario ID (first defined at {other.file}:{other.line_of('id')})",
+                                        pointer + "/id", scenario.id))
+                continue
+            first_seen[scenario.id] = scenario
+            if not sem:
+                scenarios.append(scenario)
+    if problems:
+        raise InputError(problems)
+    return scenarios
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Scenario filters. Values of one filter are OR-ed; different filters are AND-ed."""
+
+    ids: tuple[str, ...] = ()       # globs on the scenario ID
+    clauses: tuple[str, ...] = ()   # globs on clause IDs (any clause of the scenario)
+    areas: tuple[str, ...] = ()     # clause prefixes (any clause of the scenario), case-insensitive
+    tags: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()     # globs on the file path, or a path prefix
+    kinds: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return any((self.ids, self.clauses, self.areas, self.tags, self.files, self.kinds))
+
+    def match(self, s: Scenario) -> bool:
+        if self.ids and not any(fnmatch.fnmatchcase(s.id, g) for g in self.ids):
+            return False
+        if self.clauses and not any(fnmatch.fnmatchcase(c, g.upper()) for c in s.clauses for g in self.clauses):
+            return False
+        if self.areas and not {a.upper() for a in self.areas} & set(s.areas):
+            return False
+        if self.tags and not set(self.tags) & set(s.tags):
+            return False
+        if self.files and not any(_file_match(s.file, g) for g in self.files):
+            return False
+        if self.kinds and s.kind not in self.kinds:
+            return False
+        return True
+
+
+def _file_match(file: str, pattern: str) -> bool:
+    if fnmatch.fnmatchcase(file, pattern):
+        return True
+    norm = pattern.rstrip("/")
+    return file == norm or file.startswith(norm + "/") or Path(file).name == pattern
+
+
+def select(scenarios: Iterable[Scenario], filters: Filters) -> list[Scenario]:
+    return [s for s in scenarios if filters.match(s)]

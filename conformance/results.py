@@ -1,0 +1,68 @@
+"""Scenario results: frozen records, one per scenario."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+PASS, FAIL, ERROR, TIMEOUT, SKIP, XFAIL, XPASS = "pass", "fail", "error", "timeout", "skip", "xfail", "xpass"
+STATUSES = (PASS, FAIL, ERROR, TIMEOUT, SKIP, XFAIL, XPASS)
+BAD_STATUSES = frozenset({FAIL, ERROR, TIMEOUT, XPASS})
+"""Statuses that make the run fail (exit status 1)."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of one scenario.
+
+    For a failure: ``at`` says where (``setup``, ``steps[3]``, ``prefix[0]``,
+    ``final``, ``count``, ``pattern``, ``hello``) and ``at_line`` its line in the
+    scenario file; ``step`` is the index in ``steps`` when it was a step;
+    ``action`` the action sent (``seat 1 do 'play Sup3'``); ``key`` the
+    expectation that did not hold; ``diff`` readable expected-vs-actual lines.
+    ``stderr`` is what the engine wrote to its stderr meanwhile.
+    """
+
+    id: str
+    status: str
+    reason: str = ""
+    file: str = ""
+    line: int = 0
+    kind: str = ""
+    area: str = ""
+    clauses: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    step: int | None = None
+    at: str = ""
+    at_line: int | None = None
+    action: str | None = None
+    key: str | None = None
+    diff: tuple[str, ...] = ()
+    stderr: str = ""
+    duration: float = 0.0
+    expected_failure: str | None = None  # the reason given in the expected-failures file
+    original_status: str | None = None    # for xfail/xpass: the status before the list applied
+    transcript: tuple[tuple[dict[str, Any], dict[str, Any] | None], ...] = field(default=(), compare=False)
+
+    @property
+    def bad(self) -> bool:
+        return self.status in BAD_STATUSES
+
+    @property
+    def where(self) -> str:
+        line = self.at_line or self.line
+        return f"{self.at} (line {line})" if self.at else f"line {line}"
+
+    def with_(self, **changes: Any) -> "Result":
+        return replace(self, **changes)
+
+    def as_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["clauses"] = list(self.clauses)
+        data["tags"] = list(self.tags)
+        data["diff"] = list(self.diff)
+        data["duration"] = round(self.duration, 6)
+        data.pop("transcript", None)
+        if self.bad or self.status == XFAIL:
+            data["transcript"] = [{"request": q, "response": a} for q, a in self.transcript[-20:]]
+        return data

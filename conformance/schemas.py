@@ -1,0 +1,101 @@
+"""The JSON Schemas of ``spec/schema/``, loaded once and compiled once.
+
+They are the single source of the scenario format and of every protocol
+message: the runner validates scenario files against ``scenario.schema.json``
+and every engine response against ``protocol/<cmd>.response.schema.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+import jsonschema
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+from .errors import InputError
+
+PROTOCOL_COMMANDS = ("hello", "start", "act", "state", "observe", "pattern", "count", "stop")
+
+
+class Schemas:
+    """Compiled validators for one ``spec/schema`` directory."""
+
+    def __init__(self, schema_dir: Path) -> None:
+        self.dir = schema_dir
+        resources: list[tuple[str, Resource[Any]]] = []
+        self._by_name: dict[str, dict[str, Any]] = {}
+        files = sorted(schema_dir.glob("*.schema.json")) + sorted((schema_dir / "protocol").glob("*.schema.json"))
+        if not (schema_dir / "scenario.schema.json").exists():
+            raise InputError(f"{schema_dir}: no scenario.schema.json (is --spec pointing at the spec/ directory?)")
+        for path in files:
+            try:
+                contents = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise InputError(f"{path}: cannot load JSON Schema: {exc}") from None
+            rel = path.relative_to(schema_dir).as_posix()
+            self._by_name[rel] = contents
+            resources.append((contents.get("$id", path.resolve().as_uri()), Resource.from_contents(contents)))
+        self.registry: Registry[Any] = Registry().with_resources(resources)
+        self.scenario = self._validator("scenario.schema.json")
+        self._responses: dict[tuple[str, str | None], Draft202012Validator] = {}
+        self._requests: dict[str, Draft202012Validator] = {}
+        for cmd in PROTOCOL_COMMANDS:
+            self._responses[(cmd, None)] = self._validator(f"protocol/{cmd}.response.schema.json")
+            self._requests[cmd] = self._validator(f"protocol/{cmd}.request.schema.json")
+        for variant in ("classify", "beats"):
+            self._responses[("pattern", variant)] = self._validator(
+                "protocol/pattern.response.schema.json", f"#/$defs/{variant}")
+        self.any_request = self._validator("protocol/request.schema.json")
+
+    def _validator(self, name: str, fragment: str = "") -> Draft202012Validator:
+        if name not in self._by_name:
+            raise InputError(f"{self.dir / name}: JSON Schema not found")
+        schema = self._by_name[name]
+        if fragment:
+            schema = {"$ref": schema["$id"] + fragment}
+        return Draft202012Validator(schema, registry=self.registry)
+
+    def response_errors(self, cmd: str, response: Any, variant: str | None = None) -> Iterator[jsonschema.ValidationError]:
+        return self._responses[(cmd, variant)].iter_errors(response)
+
+    def request_errors(self, request: Any) -> Iterator[jsonschema.ValidationError]:
+        return self.any_request.iter_errors(request)
+
+
+@lru_cache(maxsize=8)
+def load_schemas(schema_dir: Path) -> Schemas:
+    return Schemas(schema_dir)
+
+
+def describe_error(error: jsonschema.ValidationError) -> str:
+    """A one-line message for a schema error, using the schema's ``x-error`` hints."""
+    hints = error.schema.get("x-error") if isinstance(error.schema, dict) else None
+    if isinstance(hints, dict) and error.validator in hints:
+        return str(hints[error.validator])
+    if error.validator is None or (error.schema is False):
+        key = error.path[-1] if error.path else "value"
+        return f"`{key}` is not allowed here"
+    message = error.message
+    if len(message) > 300:
+        message = message[:300] + "…"
+    return message
+
+
+def best_errors(errors: Iterator[jsonschema.ValidationError]) -> list[jsonschema.ValidationError]:
+    """The errors worth reporting: for each oneOf/anyOf, the most relevant branch error.
+
+    jsonschema reports a failing ``oneOf`` as a single vague error; when one branch
+    came close we report that branch's precise error instead.
+    """
+    out: list[jsonschema.ValidationError] = []
+    for error in errors:
+        hints = error.schema.get("x-error") if isinstance(error.schema, dict) else None
+        if error.validator in ("oneOf", "anyOf") and error.context and not (isinstance(hints, dict) and error.validator in hints):
+            out.append(jsonschema.exceptions.best_match(error.context) or error)
+        else:
+            out.append(error)
+    return out

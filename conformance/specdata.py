@@ -1,0 +1,110 @@
+"""The parts of ``spec/`` the runner reads as data: clause IDs and decisions.
+
+``clauses.yaml``: ``clauses: [{id, area, ...}, ...]``.
+``decisions.yaml``: ``decisions: [{id, key, options: [{id, ...}], default, ...}, ...]``.
+
+Only IDs, options and defaults are used: to reject scenarios that name an
+unknown clause or option, and to decide which scenarios a non-configurable
+engine can run. Either file may be absent (the check is then skipped with a
+warning); a present but malformed file is an input error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError, Problem
+from .paths import display_path
+from .yamlsource import load_yaml
+
+
+@dataclass(frozen=True)
+class Decision:
+    id: str
+    key: str
+    options: tuple[str, ...]
+    default: str
+
+
+@dataclass
+class SpecData:
+    """Clause IDs and decisions, or ``None`` for a file that is not there."""
+
+    clauses: dict[str, str] | None = None  # clause ID -> area
+    decisions: dict[str, Decision] | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    def default_of(self, decision: str) -> str | None:
+        if self.decisions is None or decision not in self.decisions:
+            return None
+        return self.decisions[decision].default
+
+    def effective_options(self, declared: dict[str, str]) -> dict[str, str]:
+        """Every known decision's option for an engine that declares ``declared``."""
+        out = {d.id: d.default for d in (self.decisions or {}).values()}
+        out.update(declared)
+        return out
+
+
+def _as_list(doc_data: Any, key: str, shown: str) -> list[Any]:
+    if not isinstance(doc_data, dict) or not isinstance(doc_data.get(key), list):
+        raise InputError(Problem(shown, 1, f"expected a top-level `{key}:` list"))
+    return doc_data[key]
+
+
+def load_spec_data(spec_dir: Path) -> SpecData:
+    data = SpecData()
+    problems: list[Problem | str] = []
+
+    path = spec_dir / "clauses.yaml"
+    shown = display_path(path)
+    if not path.exists():
+        data.warnings.append(f"warning: {shown} not found; clause IDs of scenarios are not checked")
+    else:
+        doc, probs = load_yaml(path, shown)
+        problems.extend(probs)
+        if doc is not None and not probs:
+            clauses: dict[str, str] = {}
+            for i, item in enumerate(_as_list(doc.data, "clauses", shown)):
+                where = f"/clauses/{i}"
+                if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+                    problems.append(Problem(shown, doc.line_of(where), "a clause needs a string `id`", where))
+                    continue
+                cid = item["id"]
+                area = item.get("area")
+                clauses[cid] = str(area) if area is not None else cid.split("-")[0]
+            data.clauses = clauses
+
+    path = spec_dir / "decisions.yaml"
+    shown = display_path(path)
+    if not path.exists():
+        data.warnings.append(f"warning: {shown} not found; decision options of scenarios are not checked")
+    else:
+        doc, probs = load_yaml(path, shown)
+        problems.extend(probs)
+        if doc is not None and not probs:
+            decisions: dict[str, Decision] = {}
+            for i, item in enumerate(_as_list(doc.data, "decisions", shown)):
+                where = f"/decisions/{i}"
+                line = doc.line_of(where)
+                if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+                    problems.append(Problem(shown, line, "a decision needs a string `id`", where))
+                    continue
+                raw_options = item.get("options")
+                if not isinstance(raw_options, list):
+                    problems.append(Problem(shown, line, f"decision {item['id']}: `options` must be a list", where))
+                    continue
+                options = tuple(str(o["id"]) if isinstance(o, dict) and "id" in o else str(o) for o in raw_options)
+                default = item.get("default")
+                if default is None and options:
+                    default = options[0]
+                if default is not None and str(default) not in options:
+                    problems.append(Problem(shown, line, f"decision {item['id']}: default {default!r} is not one of its options", where))
+                    continue
+                decisions[item["id"]] = Decision(item["id"], str(item.get("key", "")), options, str(default))
+            data.decisions = decisions
+    if problems:
+        raise InputError(problems)
+    return data

@@ -1,0 +1,136 @@
+"""Safe YAML loading that remembers where every value came from.
+
+The file is *composed* (``yaml.compose`` with a safe loader, so no arbitrary
+object construction) and turned into plain JSON-shaped data while recording,
+for each JSON pointer, the line of the YAML node. Schema errors (which carry a
+JSON pointer) can then be reported as ``file:line``.
+
+Booleans follow YAML 1.2: only ``true``/``false`` are booleans, so option IDs
+such as ``no`` or ``yes`` (decision D17) stay strings. Duplicate mapping keys
+are errors, not silently overwritten.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import Problem
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader with YAML 1.2 booleans (``yes``/``no``/``on``/``off`` are strings)."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    key: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool",
+    re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+    list("tTfF"),
+)
+
+
+def escape_pointer_token(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def pointer_of(path: list[str | int] | tuple[str | int, ...]) -> str:
+    return "".join("/" + escape_pointer_token(str(p)) for p in path)
+
+
+@dataclass
+class YamlDocument:
+    """The data of one YAML file plus the line (1-based) of every JSON pointer."""
+
+    path: str
+    data: Any
+    lines: dict[str, int] = field(default_factory=dict)
+    key_lines: dict[str, int] = field(default_factory=dict)
+
+    def line_of(self, pointer: str) -> int | None:
+        """Line of the node at ``pointer``, or of its nearest located ancestor."""
+        p = pointer
+        while True:
+            if p in self.lines:
+                return self.lines[p]
+            if not p:
+                return None
+            p = p.rsplit("/", 1)[0]
+
+    def key_line(self, pointer: str) -> int | None:
+        """Line of the mapping *key* at ``pointer`` (falls back to the value's line)."""
+        return self.key_lines.get(pointer) or self.line_of(pointer)
+
+
+class _Builder:
+    def __init__(self, doc: YamlDocument, problems: list[Problem]) -> None:
+        self.doc = doc
+        self.problems = problems
+        self.constructor = yaml.constructor.SafeConstructor()
+
+    def build(self, node: yaml.Node, pointer: str, depth: int = 0) -> Any:
+        self.doc.lines.setdefault(pointer, node.start_mark.line + 1)
+        if depth > 200:
+            self.problems.append(Problem(self.doc.path, node.start_mark.line + 1, "YAML nested too deeply", pointer))
+            return None
+        if isinstance(node, yaml.MappingNode):
+            result: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    self.problems.append(Problem(self.doc.path, key_node.start_mark.line + 1,
+                                                 "YAML merge keys (<<) are not supported", pointer))
+                    continue
+                key = self.constructor.construct_object(key_node, deep=True)
+                if isinstance(key, bool) or not isinstance(key, (str, int)):
+                    self.problems.append(Problem(self.doc.path, key_node.start_mark.line + 1,
+                                                 f"mapping key {key!r} is not a string or integer", pointer))
+                    continue
+                skey = str(key)
+                child = f"{pointer}/{escape_pointer_token(skey)}"
+                if skey in result:
+                    self.problems.append(Problem(self.doc.path, key_node.start_mark.line + 1,
+                                                 f"duplicate key {skey!r}", child))
+                    continue
+                self.doc.key_lines[child] = key_node.start_mark.line + 1
+                result[skey] = self.build(value_node, child, depth + 1)
+            return result
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, f"{pointer}/{i}", depth + 1) for i, item in enumerate(node.value)]
+        return self.constructor.construct_object(node, deep=True)
+
+
+def load_yaml(path: Path, display: str | None = None) -> tuple[YamlDocument | None, list[Problem]]:
+    """Load one YAML file safely. Returns the document (or ``None``) and the problems found."""
+    shown = display or str(path)
+    problems: list[Problem] = []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, [Problem(shown, None, "file not found")]
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [Problem(shown, None, f"cannot read file: {exc}")]
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        msg = " ".join(str(x) for x in (exc.context, exc.problem) if x)
+        return None, [Problem(shown, line, f"invalid YAML: {msg}")]
+    except yaml.YAMLError as exc:
+        return None, [Problem(shown, None, f"invalid YAML: {exc}")]
+    doc = YamlDocument(shown, None)
+    if node is None:
+        return doc, problems
+    try:
+        doc.data = _Builder(doc, problems).build(node, "")
+    except yaml.constructor.ConstructorError as exc:
+        mark = exc.problem_mark
+        return None, [Problem(shown, mark.line + 1 if mark else None, f"invalid YAML value: {exc.problem}")]
+    return doc, problems
