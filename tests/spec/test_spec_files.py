@@ -262,6 +262,13 @@ def test_clause_and_decision_references_agree(
     assert not only_decision, f"decision lists clause, clause does not list decision: {only_decision}"
 
 
+def test_decisions_named_in_a_statement_are_listed(clauses: list[dict[str, Any]]) -> None:
+    for c in clauses:
+        named = set(re.findall(r"\bD[1-9][0-9]*\b", c["statement"]))
+        unlisted = sorted(named - set(c["decisions"]), key=decision_number)
+        assert not unlisted, f"{c['id']}'s statement names {unlisted}, missing from its `decisions`"
+
+
 def test_every_decision_is_used_by_some_clause(
     clauses: list[dict[str, Any]], decisions: list[dict[str, Any]]
 ) -> None:
