@@ -52,6 +52,8 @@ DECISIONS: Final[tuple[tuple[str, str, tuple[str, ...]], ...]] = (
     ("D34", "tigers_scoring", ("as-claim", "winner-only")),
     ("D35", "elder_timing", ("immediate",)),
     ("D36", "first_dealer", ("given-first-hand-only",)),
+    ("D37", "elder_first_scope", ("current-holding",)),
+    ("D38", "void_scope", ("hand-only",)),
 )
 
 _BY_ID: Final = {d: (key, opts) for d, key, opts in DECISIONS}
@@ -101,6 +103,8 @@ class Profile:
     tigers_scoring: Literal["as-claim", "winner-only"] = "as-claim"
     elder_timing: Literal["immediate"] = "immediate"
     first_dealer: Literal["given-first-hand-only"] = "given-first-hand-only"
+    elder_first_scope: Literal["current-holding"] = "current-holding"
+    void_scope: Literal["hand-only"] = "hand-only"
 
     def __post_init__(self) -> None:
         for f in fields(self):
