@@ -1,0 +1,141 @@
+"""The mutant catalogue: well-formed entries, a faithful seam base, and mutants
+that really are different engines.
+
+For every mutant, differential play (random games from seeds, or a small
+targeted deal where random play would rarely get there) finds a reachable
+state where its protocol answers differ from the reference's. The seam base
+(``control``) must never differ, under every decision option.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from reference_engine.profile import every_option_profile
+from tests.mutants import catalogue
+from tests.mutants.catalogue import CONTROL, MUTANTS, Mutant
+from tests.mutants.differential import first_divergence, hand_start, lockstep, random_policy
+from tests.mutants.seams import SeamHand, SeamTables
+
+SPEC = Path(__file__).resolve().parents[2] / "spec"
+CLAUSE_IDS = {c["id"] for c in yaml.safe_load((SPEC / "clauses.yaml").read_text(encoding="utf-8"))["clauses"]}
+DECISION_IDS = {f"D{n}" for n in range(1, 37)}
+
+# Random games rarely reach these; a small deal does.
+TARGETED: dict[str, tuple[dict, list[str]]] = {
+    # Seat 0 runs Sup1-Sup9 (9 tricks) and keeps three 9s (Elders): a claim of 12.
+    "score-12-is-64": (
+        hand_start(0, [
+            "Sup1 Sup2 Sup3 Sup4 Sup5 Sup6 Sup7 Sup8 Sup9 Gon9 Zok9 Sin9",
+            "Gon1 Gon2 Gon3 Gon4 Gon5 Gon6 Gon7 Gon8 Zok1 Zok2 Zok3 Zok4",
+            "WanSin",
+            "Zok5 Zok6 Zok7 Zok8 Sin1 Sin2 Sin3 Sin4 Sin5 Sin6 Sin7 Sin8",
+        ]),
+        ["call", "play Sup1 Sup2 Sup3 Sup4 Sup5 Sup6 Sup7 Sup8 Sup9"],
+    ),
+    # Seat 1 holds the Five Tigers.
+    "five-tigers-ignored": (
+        hand_start(0, [
+            "Sup2 Sup3 Sup4 Sup5 Sup6 Sup7 Sup8 Sup9 Gon2 Gon3 Gon4 Gon5",
+            "Sup1 Gon1 Zok1 Sin1 WanSin Gon6 Gon7 Gon8 Gon9 Zok2 Zok3 Zok4",
+            "Zok5",
+            "Zok6 Zok7 Zok8 Zok9 Sin2 Sin3 Sin4 Sin5 Sin6 Sin7 Sin8 Sin9",
+        ]),
+        ["call"],
+    ),
+    # Seat 1 holds the four suited 1s, but Wan Sin is the Dreamer's.
+    "five-tigers-without-wan-sin": (
+        hand_start(0, [
+            "Sup2 Sup3 Sup4 Sup5 Sup6 Sup7 Sup8 Sup9 Gon2 Gon3 Gon4 Gon5",
+            "Sup1 Gon1 Zok1 Sin1 Zok5 Gon6 Gon7 Gon8 Gon9 Zok2 Zok3 Zok4",
+            "WanSin",
+            "Zok6 Zok7 Zok8 Zok9 Sin2 Sin3 Sin4 Sin5 Sin6 Sin7 Sin8 Sin9",
+        ]),
+        ["call"],
+    ),
+}
+
+
+def test_enough_mutants() -> None:
+    assert len(MUTANTS) >= 25
+
+
+@pytest.mark.parametrize("m", MUTANTS, ids=lambda m: m.id)
+def test_entry_is_well_formed(m: Mutant) -> None:
+    assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", m.id)
+    assert m.description.endswith(".") and "\n" not in m.description and m.description[0].isupper()
+    assert m.clauses and set(m.clauses) <= CLAUSE_IDS, set(m.clauses) - CLAUSE_IDS
+    if m.pins is not None:
+        decision, _, option = m.pins.partition("=")
+        assert decision in DECISION_IDS and option
+    assert issubclass(m.hand_class, SeamHand) and m.hand_class is not SeamHand
+
+
+@pytest.mark.parametrize("m", MUTANTS, ids=lambda m: m.id)
+def test_mutant_changes_one_thing(m: Mutant) -> None:
+    """A mutant overrides one method of the seam base or of its tables (two for one misreading at most)."""
+
+    def own_methods(cls: type) -> set[str]:
+        return {name for name, value in vars(cls).items()
+                if (not name.startswith("__") or name == "__init__") and name != "tables_class"
+                and (callable(value) or isinstance(value, (classmethod, staticmethod, property)))}
+
+    changed = own_methods(m.hand_class)
+    if m.hand_class.tables_class is not SeamTables:
+        changed |= {f"tables.{n}" for n in own_methods(m.hand_class.tables_class)}
+    assert 1 <= len(changed) <= 2, changed
+
+
+def test_factories_are_module_attributes_with_distinct_engine_names() -> None:
+    names = set()
+    for m in [*MUTANTS, CONTROL]:
+        factory = getattr(catalogue, m.factory_name)
+        hello = factory().handle({"cmd": "hello", "protocol": 1})
+        assert hello["ok"] and hello["engine"]["name"] == f"mutant-{m.id}"
+        names.add(hello["engine"]["name"])
+        assert m.engine_spec == f"python:tests.mutants.catalogue:{m.factory_name}"
+    assert len(names) == len(MUTANTS) + 1
+
+
+def test_control_is_the_reference_under_defaults() -> None:
+    assert first_divergence(catalogue.reference, catalogue.control, range(120)) is None
+
+
+@pytest.mark.parametrize("profile", every_option_profile()[1:], ids=lambda p: ",".join(f"{k}={v}" for k, v in p.changed().items()))
+def test_control_is_the_reference_under_every_option(profile) -> None:  # type: ignore[no-untyped-def]
+    assert first_divergence(catalogue.reference, catalogue.control, range(12), profile.changed()) is None
+
+
+def test_control_is_the_reference_on_targeted_deals() -> None:
+    for start, script in TARGETED.values():
+        for seed in range(5):
+            policy = random_policy(claim_rate=1.0)
+            assert lockstep(catalogue.reference(), catalogue.control(), start, seed=seed, script=script, policy=policy) is None
+
+
+def test_control_pattern_answers_match_the_reference() -> None:
+    ref, ctl = catalogue.reference(), catalogue.control()
+    probes = ["Sup3 Sup4 Sup5", "Sup1 Gon1 WanSin", "Gon7 Gon7", "Sup1 Gon1 Zok1 Sin1", "Sin9"]
+    for text in probes:
+        msg = {"cmd": "pattern", "classify": text}
+        assert ref.handle(msg) == ctl.handle(msg)
+    for current, challenger in [("Sup1", "Sup2"), ("Sup7", "Sup8"), ("Gon1 Zok1 Sin1", "Sup9 Gon9 Zok9"),
+                                ("Sup1 Sup2 Sup3", "Gon7 Gon8 Gon9"), ("Sup5 Gon5 Zok5", "Sup1 Gon1 Sin1")]:
+        for options in ({}, {"D16": "lowest"}, {"D7": "any-suit"}):
+            msg = {"cmd": "pattern", "current": current, "challenger": challenger, "options": options}
+            assert ref.handle(msg) == ctl.handle(msg)
+
+
+@pytest.mark.parametrize("m", MUTANTS, ids=lambda m: m.id)
+def test_mutant_differs_from_the_reference(m: Mutant) -> None:
+    if m.id in TARGETED:
+        start, script = TARGETED[m.id]
+        div = lockstep(catalogue.reference(), m.factory(), start, script=script, policy=random_policy(claim_rate=1.0))
+        assert div is not None, f"{m.id} plays the targeted deal exactly like the reference"
+        return
+    found = first_divergence(catalogue.reference, m.factory, range(60))
+    assert found is not None, f"{m.id} played 60 random games exactly like the reference"
