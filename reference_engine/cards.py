@@ -191,6 +191,9 @@ class Cards:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Cards is immutable")
 
+    def __reduce__(self) -> tuple[type[Cards], tuple[int]]:
+        return (Cards, (self.mask,))
+
     def __iter__(self) -> Iterator[Card]:
         return (_CARDS[i] for i in indices(self.mask))
 
