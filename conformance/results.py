@@ -42,7 +42,7 @@ class Result:
     duration: float = 0.0
     expected_failure: str | None = None  # the reason given in the expected-failures file
     original_status: str | None = None    # for xfail/xpass: the status before the list applied
-    transcript: tuple[tuple[dict[str, Any], dict[str, Any] | None], ...] = field(default=(), compare=False)
+    transcript: tuple[tuple[dict[str, Any], dict[str, Any] | None], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def bad(self) -> bool:

@@ -98,4 +98,13 @@ def best_errors(errors: Iterator[jsonschema.ValidationError]) -> list[jsonschema
             out.append(jsonschema.exceptions.best_match(error.context) or error)
         else:
             out.append(error)
-    return out
+    # The same value may fail the same kind of check twice (a general rule and a
+    # narrower one inside if/then): keep the narrower, deeper one.
+    deepest: dict[tuple[Any, ...], jsonschema.ValidationError] = {}
+    for error in out:
+        if error.validator in ("enum", "const", "type", "pattern"):
+            key = (tuple(error.absolute_path), error.validator)
+            if key not in deepest or len(error.absolute_schema_path) > len(deepest[key].absolute_schema_path):
+                deepest[key] = error
+    return [e for e in out if e.validator not in ("enum", "const", "type", "pattern")
+            or deepest[(tuple(e.absolute_path), e.validator)] is e]

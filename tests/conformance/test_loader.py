@@ -1,0 +1,209 @@
+"""Loading scenario files: every problem with file, line and pointer; never a traceback."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conformance.errors import InputError
+from conformance.loader import Filters, load_scenarios, select
+from conformance.specdata import load_spec_data
+
+CLAUSES = """\
+clauses:
+  - {id: PAT-1, area: patterns}
+  - {id: PAT-6, area: patterns}
+  - {id: PLAY-4, area: play}
+"""
+DECISIONS = """\
+decisions:
+  - {id: D7, key: single_beats, options: [{id: same-suit}, {id: any-suit}], default: same-suit}
+  - {id: D17, key: wan_sin_in_set, options: [{id: "no"}, {id: "yes"}], default: "no"}
+"""
+
+
+@pytest.fixture
+def mini_spec(tmp_path: Path):
+    spec = tmp_path / "spec"
+    spec.mkdir()
+    (spec / "clauses.yaml").write_text(CLAUSES)
+    (spec / "decisions.yaml").write_text(DECISIONS)
+    return load_spec_data(spec)
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def problems(paths, schemas, spec) -> list[str]:
+    with pytest.raises(InputError) as info:
+        load_scenarios(paths, schemas, spec)
+    return [str(p) for p in info.value.problems]
+
+
+GOOD = """\
+scenarios:
+  - id: run-ok
+    title: a run
+    clauses: [PAT-1]
+    requires: {D17: no}
+    pattern: {classify: "S3 s4 Sup5", expect: run}
+"""
+
+
+def test_good_file_loads_with_yaml_1_2_booleans(tmp_path, schemas, mini_spec):
+    [s] = load_scenarios([write(tmp_path, "a.yaml", GOOD)], schemas, mini_spec)
+    assert s.requires == {"D17": "no"}  # `no` stays a string (YAML 1.2), so it names the option
+    assert s.kind == "pattern" and s.area == "PAT" and s.line == 2
+
+
+def test_schema_error_points_at_the_line_of_the_offending_key(tmp_path, schemas, mini_spec):
+    path = write(tmp_path, "bad.yaml", """\
+        scenarios:
+          - id: traj
+            title: typo in an expectation
+            clauses: [PLAY-4]
+            trajectory:
+              setup: {dealer: 0, seed: 1}
+              steps:
+                - {seat: 0, do: call}
+                - expect:
+                    to_akt: 1
+        """)
+    [p] = problems([path], schemas, mini_spec)
+    assert p.startswith(f"{path}:10: scenario traj:")
+    assert "'to_akt' was unexpected" in p
+    assert "(at /scenarios/0/trajectory/steps/1/expect/to_akt)" in p
+
+
+def test_schema_errors_name_line_and_pointer(tmp_path, schemas, mini_spec):
+    path = write(tmp_path, "bad.yaml", """\
+        scenarios:
+          - id: Bad_ID
+            title: x
+            clauses: [PAT-1]
+            pattern: {classify: "Sup3 Sup4 Sup5", expect: beats}
+          - id: two-bodies
+            title: x
+            clauses: [PAT-1]
+            pattern: {classify: "Sup3", expect: single}
+            count: {setup: {dealer: 0, seed: 3}, counts: [1]}
+          - id: bad-step
+            title: x
+            clauses: [PAT-1]
+            trajectory:
+              setup: {dealer: 0, seed: 1}
+              steps:
+                - {seat: 1, do: call, reject: pass, error: illegal}
+                - {seat: 9, do: "play Sup3"}
+                - {reject: pass, error: illegal}
+        """)
+    ps = problems([path], schemas, mini_spec)
+    text = "\n".join(ps)
+    assert f"{path}:2: scenario Bad_ID: 'Bad_ID' does not match" in text
+    assert f"{path}:5: scenario Bad_ID: 'beats' is not one of ['run', 'set', 'single', 'none']" in text
+    assert f"{path}:6: scenario two-bodies: a scenario has exactly one body: pattern, trajectory, game or count" in text
+    assert f"{path}:17: scenario bad-step: a step has `do` or `reject`, not both" in text
+    assert f"{path}:18: scenario bad-step: 9 is greater than the maximum of 3 (at /scenarios/2/trajectory/steps/1/seat)" in text
+    assert f"{path}:19: scenario bad-step: 'seat' is a dependency of 'reject'" in text
+
+
+def test_bad_cards_in_a_setup_are_schema_errors(tmp_path, schemas, mini_spec):
+    path = write(tmp_path, "bad.yaml", """\
+        scenarios:
+          - id: bad-cards
+            title: x
+            clauses: [PAT-1]
+            pattern: {classify: "Sup3 Xyz4", expect: none}
+        """)
+    [p] = problems([path], schemas, mini_spec)
+    assert f"{path}:5:" in p and "'Sup3 Xyz4' does not match" in p
+
+
+def test_unknown_clause_decision_and_option(tmp_path, schemas, mini_spec):
+    path = write(tmp_path, "bad.yaml", """\
+        scenarios:
+          - id: unknowns
+            title: x
+            clauses: [PAT-1, PAT-99]
+            requires:
+              D7: sideways
+              D99: whatever
+            pattern: {classify: "Sup3", expect: single}
+        """)
+    ps = problems([path], schemas, mini_spec)
+    assert f"{path}:4: scenario unknowns: unknown clause 'PAT-99' (not in spec/clauses.yaml) (at /scenarios/0/clauses/1)" in ps
+    assert any(p.startswith(f"{path}:6: scenario unknowns: unknown option 'sideways' of D7 (options: same-suit, any-suit)")
+               for p in ps)
+    assert any(p.startswith(f"{path}:7: scenario unknowns: unknown decision 'D99'") for p in ps)
+
+
+def test_duplicate_ids_across_files_name_both_places(tmp_path, schemas, mini_spec):
+    a = write(tmp_path, "s/a.yaml", GOOD)
+    b = write(tmp_path, "s/sub/b.yaml", "\n\n" + GOOD)
+    [p] = problems([tmp_path / "s"], schemas, mini_spec)
+    assert p.startswith(f"{b}:4: scenario run-ok: duplicate scenario ID (first defined at {a}:2)")
+
+
+def test_yaml_syntax_error_duplicate_key_and_empty_file(tmp_path, schemas, mini_spec):
+    syntax = write(tmp_path, "s/a.yaml", "scenarios:\n  - id: x\n    title: [unclosed\n")
+    dup = write(tmp_path, "s/b.yaml", GOOD.replace("    title: a run\n", "    title: a run\n    title: again\n"))
+    empty = write(tmp_path, "s/c.yaml", "")
+    ps = problems([tmp_path / "s"], schemas, mini_spec)
+    assert any(p.startswith(f"{syntax}:") and "invalid YAML" in p for p in ps)
+    assert f"{dup}:4: duplicate key 'title' (at /scenarios/0/title)" in ps
+    assert any(p.startswith(f"{empty}:") and "empty" in p for p in ps)
+
+
+def test_missing_path(tmp_path, schemas, mini_spec):
+    [p] = problems([tmp_path / "nope"], schemas, mini_spec)
+    assert p.endswith("nope: no such file or directory")
+
+
+def test_generated_flag_and_location_must_agree(tmp_path, schemas, mini_spec):
+    gen = GOOD.replace("    title: a run\n", "    title: a run\n    generated: true\n")
+    write(tmp_path, "s/hand/a.yaml", gen)
+    write(tmp_path, "s/generated/b.yaml", GOOD.replace("run-ok", "run-ok-2"))
+    ps = problems([tmp_path / "s"], schemas, mini_spec)
+    assert any("`generated: true` scenarios live under scenarios/generated/" in p for p in ps)
+    assert any("scenarios under generated/ must carry `generated: true`" in p for p in ps)
+
+
+def test_missing_spec_files_only_warn(tmp_path, schemas):
+    spec = load_spec_data(tmp_path)
+    assert spec.clauses is None and spec.decisions is None and len(spec.warnings) == 2
+    [s] = load_scenarios([write(tmp_path, "a.yaml", GOOD.replace("PAT-1", "ZZZ-1"))], schemas, spec)
+    assert s.clauses == ("ZZZ-1",)
+
+
+def test_filters(tmp_path, schemas, mini_spec):
+    path = write(tmp_path, "a.yaml", """\
+        scenarios:
+          - {id: run-one, title: x, clauses: [PAT-1], tags: [fast], pattern: {classify: Sup3, expect: single}}
+          - {id: run-two, title: x, clauses: [PAT-6, PLAY-4], pattern: {current: Sup3, challenger: Sup4, expect: beats}}
+          - {id: other, title: x, clauses: [PLAY-4], count: {setup: {dealer: 0, seed: 1}, counts: [1]}}
+        """)
+    all_ = load_scenarios([path], schemas, mini_spec)
+
+    def ids(**kw):
+        return [s.id for s in select(all_, Filters(**{k: tuple(v) for k, v in kw.items()}))]
+
+    assert ids(ids=["run-*"]) == ["run-one", "run-two"]
+    assert ids(clauses=["PLAY-4"]) == ["run-two", "other"]
+    assert ids(clauses=["pat-*"]) == ["run-one", "run-two"]
+    assert ids(areas=["play"]) == ["run-two", "other"]
+    assert ids(tags=["fast"]) == ["run-one"]
+    assert ids(kinds=["count"]) == ["other"]
+    assert ids(ids=["run-*"], areas=["PLAY"]) == ["run-two"]
+    assert ids(files=[str(path)]) == ids(files=["a.yaml"]) == ["run-one", "run-two", "other"]
+    assert ids(files=["elsewhere/*"]) == []
+
+
+def test_the_repository_scenarios_are_valid(schemas, spec_data):
+    from conftest import REPO
+    assert load_scenarios([REPO / "conformance" / "scenarios"], schemas, spec_data)
