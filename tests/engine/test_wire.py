@@ -1,0 +1,251 @@
+"""reference_engine.wire and __main__: the engine's side of spec/PROTOCOL.md.
+
+Every response is validated against its JSON Schema in spec/schema/protocol/.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reference_engine import DEFAULT_PROFILE, Cards, Hand, seeded_deck
+from reference_engine.wire import Session
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMAS = ROOT / "spec" / "schema" / "protocol"
+
+HANDS = [
+    "Sup2 Sup3 Sup4 Sup9 Gon2 Gon3 Gon4 Zok2 Zok3 Zok4 Sin2 Sin3",
+    "Sup5 Sup6 Gon1 Gon5 Gon6 Gon8 Zok5 Zok6 Zok8 Sin4 Sin5 Sin6",
+    "Gon7",
+    "Sup1 Sup7 Sup8 Gon9 Zok1 Zok7 Zok9 Sin1 Sin7 Sin8 Sin9 WanSin",
+]
+
+
+def _validators() -> dict[str, Any] | None:
+    try:
+        import jsonschema
+        from referencing import Registry, Resource
+    except ImportError:
+        return None
+    if not SCHEMAS.is_dir():
+        return None
+    docs = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in SCHEMAS.glob("*.json")}
+    registry: Registry[Any] = Registry().with_resources(
+        (doc["$id"], Resource.from_contents(doc)) for doc in docs.values()
+    )
+    return {
+        name[: -len(".schema.json")]: jsonschema.Draft202012Validator(doc, registry=registry)
+        for name, doc in docs.items()
+    }
+
+
+VALIDATORS = _validators()
+
+
+class Checked:
+    """A Session whose every request and response is checked against the protocol schemas."""
+
+    def __init__(self) -> None:
+        self.session = Session()
+
+    def __call__(self, request: dict[str, Any], *, valid_request: bool = True) -> dict[str, Any]:
+        cmd = request.get("cmd")
+        if VALIDATORS is not None and valid_request:
+            VALIDATORS["request"].validate(request)
+        response = self.session.handle(request)
+        json.dumps(response)  # JSON-serialisable
+        if VALIDATORS is not None and f"{cmd}.response" in VALIDATORS:
+            VALIDATORS[f"{cmd}.response"].validate(response)
+        assert isinstance(response.get("ok"), bool)
+        return response
+
+
+@pytest.fixture
+def s() -> Checked:
+    return Checked()
+
+
+def test_schemas_are_there() -> None:
+    if VALIDATORS is None:
+        pytest.skip("jsonschema/referencing not installed or spec/schema/protocol missing")
+    assert {"hello.response", "state.response", "act.response", "request"} <= set(VALIDATORS)
+
+
+def test_hello(s: Checked) -> None:
+    r = s({"cmd": "hello", "protocol": 1})
+    assert r["ok"] and r["protocol"] == 1
+    assert r["options"] == DEFAULT_PROFILE.options()
+    assert r["configurable"] is True
+    assert set(r["capabilities"]) == {"pattern", "count", "observe", "game"}
+
+
+def test_start_act_state(s: Checked) -> None:
+    assert s({"cmd": "start", "setup": {"dealer": 0, "hands": HANDS}}) == {"ok": True}
+    st = s({"cmd": "state"})
+    assert st["phase"] == "calling" and st["to_act"] == 0
+    assert st["legal"] == {"actions": ["call", "pass"], "discard": None}
+    assert (st["dealer"], st["dreamer"], st["privileged"]) == (0, 2, None)
+    assert st["hands"] == HANDS
+    assert st["elders"] == "Sup1 Sup9 Gon9 Zok9 Sin1 Sin9 WanSin"
+    assert st["result"] is None and st["game"] is None
+    for seat, action in [(0, "pass"), (1, "call"), (0, "play Sup2"), (1, "play Sup6"), (3, "play Sup8")]:
+        assert s({"cmd": "act", "seat": seat, "action": action}) == {"ok": True}
+    st = s({"cmd": "state"})
+    assert st["phase"] == "claim" and st["to_act"] == 3 and st["privileged"] == 1
+    assert st["tricks"] == [0, 0, 0, 1]
+    assert st["round"] == {"leader": 0, "plays": [
+        {"seat": 0, "action": "play Sup2"}, {"seat": 1, "action": "play Sup6"}, {"seat": 3, "action": "play Sup8"}]}
+    s({"cmd": "act", "seat": 3, "action": "claim"})
+    st = s({"cmd": "state"})
+    assert st["phase"] == "ended" and st["to_act"] is None
+    assert st["result"] == {"end": "claim", "winner": 3, "tricks": 7, "dreamer_count": 8,
+                            "deltas": [0, -12, 8, 4], "next_dealer": 1, "counts": True}
+
+
+@pytest.mark.parametrize(
+    "request_, kind, rule",
+    [
+        ({"cmd": "act", "seat": 1, "action": "call"}, "illegal", "CALL-1"),
+        ({"cmd": "act", "seat": 2, "action": "call"}, "illegal", "DEAL-3"),
+        ({"cmd": "act", "seat": 0, "action": "shout"}, "malformed", None),
+        ({"cmd": "act", "seat": 0, "action": "play Sup0"}, "malformed", None),
+    ],
+)
+def test_act_errors_leave_the_state_unchanged(s: Checked, request_: dict[str, Any], kind: str, rule: str | None) -> None:
+    s({"cmd": "start", "setup": {"dealer": 0, "hands": HANDS}})
+    before = s({"cmd": "state"})
+    r = s(request_)
+    assert r["ok"] is False and r["error"]["kind"] == kind
+    if rule:
+        assert r["error"]["rule"] == rule
+    assert s({"cmd": "state"}) == before
+
+
+@pytest.mark.parametrize(
+    "setup, rule",
+    [
+        ({"dealer": 0, "hands": [HANDS[0], HANDS[1], HANDS[3], HANDS[2]]}, "DEAL-4"),
+        ({"dealer": 0, "hands": [HANDS[0], HANDS[0], HANDS[2], HANDS[3]]}, "CARDS-1"),
+        ({"dealer": 0, "deck": "Sup1 Sup2"}, "CARDS-1"),
+    ],
+)
+def test_bad_setup(s: Checked, setup: dict[str, Any], rule: str) -> None:
+    r = s({"cmd": "start", "setup": setup})
+    assert r["ok"] is False and r["error"]["kind"] == "bad-setup" and r["error"]["rule"] == rule
+
+
+def test_unknown_option_is_bad_setup(s: Checked) -> None:
+    r = s({"cmd": "start", "options": {"D7": "sideways"}, "setup": {"dealer": 0, "seed": 1}})
+    assert r["error"]["kind"] == "bad-setup" and r["error"]["rule"] == "D7"
+    r = s({"cmd": "start", "options": {"D99": "x"}, "setup": {"dealer": 0, "seed": 1}})
+    assert r["error"]["kind"] == "bad-setup"
+
+
+def test_no_hand_yet_and_unknown_cmd(s: Checked) -> None:
+    r = s({"cmd": "state"})
+    assert r["ok"] is False
+    r = s({"cmd": "fly"}, valid_request=False)
+    assert r["ok"] is False and r["error"]["kind"] == "unsupported"
+    r = s({"cmd": "act", "seat": 0}, valid_request=False)
+    assert r["ok"] is False
+    assert Session().handle([1, 2])["error"]["kind"] == "malformed"  # type: ignore[arg-type]
+
+
+def test_options_reach_the_hand(s: Checked) -> None:
+    s({"cmd": "start", "options": {"D7": "any-suit"}, "setup": {"dealer": 0, "hands": HANDS}})
+    s({"cmd": "act", "seat": 0, "action": "call"})
+    s({"cmd": "act", "seat": 0, "action": "play Sup2"})
+    legal = s({"cmd": "state"})["legal"]["actions"]
+    assert "play Gon5" in legal  # D7 any-suit: any higher number beats
+
+
+def test_seed_and_deck_setups_agree(s: Checked) -> None:
+    s({"cmd": "start", "setup": {"dealer": 1, "seed": 77}})
+    by_seed = s({"cmd": "state"})["hands"]
+    deck = " ".join(str(Cards(1 << i)) for i in seeded_deck(77))
+    s({"cmd": "start", "options": {}, "setup": {"dealer": 1, "deck": deck}})
+    assert s({"cmd": "state"})["hands"] == by_seed
+    hand = Hand.from_seed(1, 77)
+    assert by_seed == [str(hand.hand_of(i)) for i in range(4)]
+
+
+def test_observe(s: Checked) -> None:
+    s({"cmd": "start", "setup": {"dealer": 0, "hands": HANDS}})
+    obs = s({"cmd": "observe", "seat": 1})["observation"]
+    assert obs["hand"] == HANDS[1]
+    assert obs["dreamer_card"] is None
+    assert s({"cmd": "observe", "seat": 2})["observation"]["dreamer_card"] == "Gon7"
+    assert HANDS[0] not in json.dumps(obs)
+
+
+def test_pattern(s: Checked) -> None:
+    assert s({"cmd": "pattern", "classify": "sup5 S3 Sup4"}) == {"ok": True, "pattern": "run"}
+    assert s({"cmd": "pattern", "classify": "Sup1 Gon1 WanSin"})["pattern"] == "none"
+    assert s({"cmd": "pattern", "options": {"D17": "yes"}, "classify": "Sup1 Gon1 WanSin"})["pattern"] == "set"
+    initial = "Sup1 Sup9 Gon9 Zok9 Sin1 Sin9 WanSin"
+    assert s({"cmd": "pattern", "current": "Sup7", "challenger": "Sup8", "elders": initial, "led": True})["beats"] is True
+    assert s({"cmd": "pattern", "current": "Sup8", "challenger": "Sup9",
+              "elders": "Sup8 Sup9 Gon9 Zok9 Sin9 Sup1 Sin1 WanSin", "led": True})["beats"] is False
+    assert s({"cmd": "pattern", "current": "Sup7", "challenger": "Sup8 Sup9 Sup6", "elders": initial, "led": False})["beats"] is False
+    # no Elders at all: a led Sup1 is then an ordinary card (and Sup9 beats it)
+    assert s({"cmd": "pattern", "current": "Sup1", "challenger": "Sup9", "elders": "", "led": True})["beats"] is True
+    r = s({"cmd": "pattern", "classify": "Sup3 Sup3"}, valid_request=False)
+    assert r["ok"] is False and r["error"]["kind"] == "malformed"
+
+
+def test_count(s: Checked) -> None:
+    s({"cmd": "start", "setup": {"dealer": 0, "seed": 3}})
+    before = s({"cmd": "state"})
+    r = s({"cmd": "count", "depth": 2})
+    assert r["ok"] and r["counts"][0] == 2 and len(r["counts"]) == 2
+    assert s({"cmd": "state"}) == before
+    assert s({"cmd": "count", "depth": 0}, valid_request=False)["ok"] is False
+
+
+def test_game_over_the_wire(s: Checked) -> None:
+    deals = [{"seed": n} for n in range(10)]
+    s({"cmd": "start", "options": {"D31": "deals"}, "setup": {"game": {"first_dealer": 2, "deals": deals}}})
+    for n in range(4):
+        st = s({"cmd": "state"})
+        assert st["phase"] == "calling" and st["game"]["hands_played"] == n
+        # until the next hand ends, `result` is that of the most recent ended hand
+        assert (st["result"] is None) if n == 0 else (st["result"]["end"] == "void")
+        dealer = st["dealer"]
+        assert dealer == (2 + n) % 4  # D5 next-dealer after each void hand
+        for seat in (dealer, (dealer + 1) % 4, (dealer + 3) % 4):
+            assert s({"cmd": "act", "seat": seat, "action": "pass"})["ok"]
+    st = s({"cmd": "state"})
+    assert st["phase"] == "game-over" and st["to_act"] is None
+    assert st["game"]["scores"] == [0, 0, 0, 0] and len(st["game"]["results"]) == 4
+    assert st["result"]["end"] == "void"
+
+
+def test_subprocess_line_protocol() -> None:
+    lines = [
+        json.dumps({"cmd": "hello", "protocol": 1}),
+        "this is not json",
+        "",
+        json.dumps({"cmd": "start", "setup": {"dealer": 0, "seed": 5}}),
+        json.dumps({"cmd": "act", "seat": 0, "action": "call"}),
+        json.dumps({"cmd": "state"}),
+        json.dumps({"cmd": "stop"}),
+        json.dumps({"cmd": "hello", "protocol": 1}),  # after stop: never answered
+    ]
+    proc = subprocess.run(
+        [sys.executable, "-m", "reference_engine"], input="\n".join(lines) + "\n",
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(out) == 6  # one per non-empty request line, none after stop
+    assert out[0]["ok"] and out[0]["protocol"] == 1
+    assert out[1] == {"ok": False, "error": {"kind": "malformed", "message": out[1]["error"]["message"]}}
+    assert out[2] == {"ok": True} and out[3] == {"ok": True}
+    assert out[4]["phase"] == "playing" and out[4]["to_act"] == 0
+    assert out[5] == {"ok": True}
