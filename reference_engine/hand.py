@@ -771,6 +771,8 @@ def _to_mask(holding: int | Cards | str) -> int:
         return holding.mask
     if isinstance(holding, str):
         return parse_mask(holding)
+    if not isinstance(holding, int) or isinstance(holding, bool) or not 0 <= holding <= FULL_DECK:
+        raise MalformedError(f"{holding!r} is not a set of cards of the 37-card deck", rule="CARDS-1")
     return holding
 
 
