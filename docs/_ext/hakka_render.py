@@ -1,0 +1,368 @@
+"""HTML snippets for the rulebook: cards drawn in pure CSS, hands, steps, results.
+
+Everything returned here is an HTML string, already escaped; the Sphinx
+extension wraps it in ``raw`` nodes. The look lives in ``_static/hakka.css``.
+A card shows its number, its suit's name and a suit colour, so suits are told
+apart by colour *and* text; an Elder carries a star.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any, Iterable
+
+from hakka_data import (
+    INITIAL_ELDERS,
+    LANGUAGES,
+    SEED_LANGUAGES,
+    Card,
+    SpecError,
+    parse_action,
+    parse_cards,
+)
+
+SUIT_CLASS = {"Sup": "sup", "Gon": "gon", "Zok": "zok", "Sin": "sin", None: "wan"}
+SUIT_LABEL = {"Sup": "Sup", "Gon": "Gon", "Zok": "Zok", "Sin": "Sin", None: "Wan"}
+VERB_TEXT = {
+    "call": "calls",
+    "pass": "passes",
+    "play": "plays",
+    "discard": "discards",
+    "claim": "claims victory",
+    "continue": "plays on",
+    "tigers": "declares the Five Tigers",
+    "decline": "declines the Five Tigers",
+}
+
+
+def card_html(card: Card, elder: bool = False, down: bool = False) -> str:
+    suit = SUIT_CLASS[card.suit]
+    classes = ["hk-card", f"hk-{suit}"]
+    if elder:
+        classes.append("hk-elder")
+    if down:
+        classes.append("hk-down")
+    spoken = "Wan Sin" if card.suit is None else f"{card.suit} {card.number}"
+    if elder:
+        spoken += ", Elder"
+    if down:
+        spoken += ", discarded face down"
+    star = '<span class="hk-star" aria-hidden="true">★</span>' if elder else ""
+    return (
+        f'<span class="{" ".join(classes)}" title="{escape(spoken)}" role="img" aria-label="{escape(spoken)}">'
+        f'<span class="hk-num" aria-hidden="true">{card.number}</span>'
+        f'<span class="hk-suit" aria-hidden="true">{SUIT_LABEL[card.suit]}</span>{star}</span>'
+    )
+
+
+def cards_html(
+    cards: Iterable[Card], elders: Iterable[str] = INITIAL_ELDERS, down: bool = False, empty: str = "no cards"
+) -> str:
+    elder_set = set(elders)
+    items = [card_html(c, c.name in elder_set, down) for c in cards]
+    if not items:
+        return f'<span class="hk-nocards">{escape(empty)}</span>'
+    return f'<span class="hk-cards">{"".join(items)}</span>'
+
+
+def text_cards_html(text: Any, elders: Iterable[str] = INITIAL_ELDERS, down: bool = False) -> str:
+    return cards_html(parse_cards(text), elders, down)
+
+
+def quote_html(seed: str | None, lang: str | None, quote: str) -> str:
+    """A source quotation, in its language, labelled; right-to-left where the script is."""
+    lang = lang or SEED_LANGUAGES.get(str(seed or ""), "")
+    name, direction = LANGUAGES.get(lang, (lang or "source", "ltr"))
+    label = f"{name}, seed {seed}" if seed else name
+    return (
+        '<figure class="hk-quote">'
+        f'<blockquote lang="{escape(lang)}" dir="{direction}"><p>{escape(quote)}</p></blockquote>'
+        f'<figcaption><span class="hk-lang">{escape(name)}</span>'
+        f'{escape(label[len(name):])}</figcaption></figure>'
+    )
+
+
+def scenario_source_html(source: str) -> str:
+    """A scenario's optional ``source`` quote, ``"001: text"`` style."""
+    seed, sep, text = source.partition(":")
+    if sep and seed.strip().isdigit() and len(seed.strip()) == 3:
+        return quote_html(seed.strip(), None, text.strip())
+    return quote_html(None, "", source)
+
+
+# ------------------------------------------------------------- seats
+
+
+class Seats:
+    """Who sits where, for labels: Dealer, Dreamer and (once known) the PP."""
+
+    def __init__(self, dealer: int | None) -> None:
+        self.dealer = dealer
+        self.privileged: int | None = None
+
+    @property
+    def dreamer(self) -> int | None:
+        return None if self.dealer is None else (self.dealer + 2) % 4
+
+    def roles(self, seat: int) -> list[str]:
+        out = []
+        if seat == self.dealer:
+            out.append("Dealer")
+        if seat == self.dreamer:
+            out.append("Dreamer")
+        if seat == self.privileged:
+            out.append("PP")
+        return out
+
+    def label(self, seat: int | None, short: bool = False) -> str:
+        if seat is None:
+            return "nobody"
+        roles = self.roles(seat)
+        badge = "".join(f'<span class="hk-role hk-role-{r.lower()}">{r}</span>' for r in roles)
+        return f'<span class="hk-seat">Seat&nbsp;{seat}</span>{badge}'
+
+
+def hands_html(hands: list[list[Card]], seats: Seats, how: str) -> str:
+    rows = []
+    for seat, hand in enumerate(hands):
+        rows.append(
+            f"<tr><th scope=\"row\">{seats.label(seat)}</th>"
+            f"<td>{cards_html(hand)}</td><td class=\"hk-count\">{len(hand)}</td></tr>"
+        )
+    caption = "The deal" if how == "hands" else f"The deal, {escape(how)}"
+    return (
+        '<table class="hk-hands"><caption>' + caption + "</caption>"
+        "<thead><tr><th>Seat</th><th>Cards (★ = Elder at the start)</th><th>#</th></tr></thead>"
+        "<tbody>" + "".join(rows) + "</tbody></table>"
+    )
+
+
+# ------------------------------------------------------------- actions
+
+
+def action_html(text: str, elders: Iterable[str] = INITIAL_ELDERS) -> str:
+    try:
+        verb, cards = parse_action(text)
+    except SpecError:
+        return f'<code class="hk-malformed">{escape(text)}</code> <span class="hk-note">(not valid card text)</span>'
+    if verb not in VERB_TEXT:
+        return f'<code class="hk-malformed">{escape(text)}</code>'
+    words = f'<span class="hk-verb hk-verb-{verb}">{VERB_TEXT[verb]}</span>'
+    if verb in ("play", "discard"):
+        return words + " " + cards_html(cards, elders, down=(verb == "discard"))
+    return words
+
+
+def legal_html(legal: dict[str, Any]) -> str:
+    parts = [action_html(a) for a in legal.get("actions") or []]
+    discard = legal.get("discard")
+    if discard:
+        parts.append(
+            f'<span class="hk-verb hk-verb-discard">discard any {int(discard["count"])}</span> of '
+            + text_cards_html(discard["from"])
+        )
+    if not parts:
+        return '<span class="hk-nocards">no action</span>'
+    return '<span class="hk-or"> or </span>'.join(f'<span class="hk-legal">{p}</span>' for p in parts)
+
+
+RESULT_END = {
+    "claim": "a claim",
+    "five-tigers": "the Five Tigers",
+    "played-out": "cards played out, no claim",
+    "void": "a void hand (nobody called)",
+}
+
+
+def result_html(result: dict[str, Any], seats: Seats) -> str:
+    facts = []
+    if "end" in result:
+        facts.append(("Ended by", escape(RESULT_END.get(result["end"], str(result["end"])))))
+    if "winner" in result:
+        facts.append(("Winner", seats.label(result["winner"])))
+    if "tricks" in result:
+        facts.append(("Winner's count", "—" if result["tricks"] is None else f"{result['tricks']} tricks"))
+    if "dreamer_count" in result:
+        dc = result["dreamer_count"]
+        facts.append(("Dreamer's count", "—" if dc is None else f"{dc} tricks"))
+    if "next_dealer" in result:
+        facts.append(("Next Dealer", seats.label(result["next_dealer"])))
+    if "counts" in result:
+        facts.append(("Counts toward the 4 hands", "yes" if result["counts"] else "no"))
+    html = ""
+    if facts:
+        html += '<dl class="hk-facts">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts) + "</dl>"
+    if "deltas" in result:
+        html += four_html("Score change", result["deltas"], seats, signed=True)
+    return html
+
+
+def four_html(title: str, values: list[int], seats: Seats, signed: bool = False) -> str:
+    head = "".join(f"<th scope=\"col\">{seats.label(s)}</th>" for s in range(4))
+
+    def fmt(v: int) -> str:
+        if not signed:
+            return str(v)
+        cls = "hk-plus" if v > 0 else "hk-minus" if v < 0 else "hk-zero"
+        return f'<span class="{cls}">{v:+d}</span>' if v else '<span class="hk-zero">0</span>'
+
+    cells = "".join(f"<td>{fmt(int(v))}</td>" for v in values)
+    return (
+        f'<table class="hk-four"><thead><tr><th></th>{head}</tr></thead>'
+        f'<tbody><tr><th scope="row">{escape(title)}</th>{cells}</tr></tbody></table>'
+    )
+
+
+PHASES = {
+    "calling": "Calling",
+    "tigers": "Five Tigers choice",
+    "playing": "Playing",
+    "claim": "claim or play on",
+    "ended": "hand over",
+    "game-over": "game over",
+}
+
+
+def expect_html(expect: dict[str, Any], seats: Seats) -> str:
+    """Every expectation of a step (or of `final`), in words."""
+    items: list[str] = []
+    if "phase" in expect:
+        items.append(f"phase: <b>{escape(PHASES.get(expect['phase'], expect['phase']))}</b>")
+    if "to_act" in expect:
+        items.append(
+            "nobody to act" if expect["to_act"] is None else f"{seats.label(expect['to_act'])} to act"
+        )
+    if "privileged" in expect:
+        p = expect["privileged"]
+        items.append("no Privileged Player" if p is None else f"Privileged Player: {seats.label(p)}")
+    if "legal" in expect:
+        items.append("legal, exactly: " + legal_html(expect["legal"]))
+    if "legal_includes" in expect:
+        items.append(
+            "may: " + '<span class="hk-or"> · </span>'.join(action_html(a) for a in expect["legal_includes"])
+        )
+    if "legal_excludes" in expect:
+        items.append(
+            '<span class="hk-neg">may not:</span> '
+            + '<span class="hk-or"> · </span>'.join(action_html(a) for a in expect["legal_excludes"])
+        )
+    if "elders" in expect:
+        cards = parse_cards(expect["elders"])
+        items.append("Elders, exactly: " + cards_html(cards, [c.name for c in cards], empty="none"))
+    if "elders_include" in expect:
+        cards = parse_cards(expect["elders_include"])
+        items.append("Elders include " + cards_html(cards, [c.name for c in cards]))
+    if "elders_exclude" in expect:
+        items.append('<span class="hk-neg">not Elders:</span> ' + cards_html(parse_cards(expect["elders_exclude"]), ()))
+    if "tricks" in expect:
+        items.append("tricks: " + " · ".join(f"seat {s}: {t}" for s, t in enumerate(expect["tricks"])))
+    if "hands" in expect:
+        for seat, cards in sorted(expect["hands"].items(), key=lambda kv: int(kv[0])):
+            items.append(f"{seats.label(int(seat))} holds " + text_cards_html(cards) if cards else
+                         f"{seats.label(int(seat))} holds no card")
+    if "game" in expect:
+        g = expect["game"]
+        bits = []
+        if "hand" in g:
+            bits.append(f"hand {g['hand']}")
+        if "deals" in g:
+            bits.append(f"{g['deals']} deals")
+        if "hands_played" in g:
+            bits.append(f"{g['hands_played']} hands played")
+        if bits:
+            items.append("game: " + ", ".join(bits))
+        if "scores" in g:
+            items.append(four_html("Game score", g["scores"], seats, signed=True))
+    if "result" in expect:
+        items.append('<div class="hk-result">' + result_html(expect["result"], seats) + "</div>")
+    if not items:
+        return ""
+    return '<ul class="hk-expect">' + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
+
+
+def final_html(title: str, final: dict[str, Any], seats: Seats) -> str:
+    """The ``final`` expectations: the hand result first, as facts and a score table."""
+    rest = {k: v for k, v in final.items() if k != "result"}
+    html = f'<div class="hk-final"><p class="hk-final-title">{escape(title)}</p>'
+    if "result" in final:
+        html += '<div class="hk-result">' + result_html(final["result"], seats) + "</div>"
+    html += expect_html(rest, seats) + "</div>"
+    return html
+
+
+# ------------------------------------------------------------- bodies
+
+
+def pattern_html(body: dict[str, Any]) -> str:
+    elders = parse_cards(body["elders"]) if "elders" in body else None
+    elder_names = [c.name for c in elders] if elders is not None else list(INITIAL_ELDERS)
+    if "classify" in body:
+        verdict = {"run": "a Run", "set": "a Set", "single": "a Single", "none": "not a pattern"}[body["expect"]]
+        cls = "hk-no" if body["expect"] == "none" else "hk-yes"
+        return (
+            '<div class="hk-pattern"><span class="hk-label">Cards</span> '
+            + text_cards_html(body["classify"], elder_names)
+            + f' <span class="hk-arrow">→</span> <span class="hk-verdict {cls}">{verdict}</span></div>'
+        )
+    led = body.get("led", True)
+    beats = body["expect"] == "beats"
+    html = '<div class="hk-pattern hk-beats"><table class="hk-duel"><tbody>'
+    html += (
+        f'<tr><th scope="row">Winning so far{" (the lead)" if led else " (not the lead)"}</th>'
+        f"<td>{text_cards_html(body['current'], elder_names)}</td></tr>"
+        f'<tr><th scope="row">Played next</th><td>{text_cards_html(body["challenger"], elder_names)}</td></tr>'
+    )
+    if elders is not None and set(elder_names) != set(INITIAL_ELDERS):
+        html += (
+            '<tr><th scope="row">Elders at that moment</th>'
+            f"<td>{cards_html(elders, elder_names, empty='none')}</td></tr>"
+        )
+    verdict = "beats it" if beats else "does not beat it"
+    html += (
+        f'<tr><th scope="row">Result</th><td><span class="hk-verdict {"hk-yes" if beats else "hk-no"}">'
+        f"{'✓' if beats else '✗'} {verdict}</span></td></tr></tbody></table></div>"
+    )
+    return html
+
+
+def steps_html(steps: list[dict[str, Any]], seats: Seats, options: dict[str, str], track_elders: bool) -> str:
+    """A table of the steps; the Elders are tracked for a one-hand trajectory (ELD-2, D19)."""
+    gone: set[str] = set()
+    discards_promote = options.get("D19") == "face-up-and-discards"
+    from hakka_data import elders_after
+
+    called = False
+    rows = []
+    for n, step in enumerate(steps, 1):
+        elders = sorted(elders_after(gone)) if track_elders else list(INITIAL_ELDERS)
+        seat = step.get("seat")
+        cls = ""
+        if "do" in step:
+            action = action_html(step["do"], elders)
+            try:
+                verb, cards = parse_action(step["do"])
+            except SpecError:
+                verb, cards = "", []
+            if verb == "call" and not called:
+                called = True
+                if seat != seats.dealer:
+                    seats.privileged = seat
+            if verb == "play" or (verb == "discard" and discards_promote):
+                gone.update(c.name for c in cards)
+        elif "reject" in step:
+            cls = ' class="hk-rejected"'
+            action = (
+                f'<span class="hk-refused">✗ refused ({escape(str(step.get("error", "")))})</span> '
+                + action_html(step["reject"], elders)
+            )
+        else:
+            action = '<span class="hk-note">check</span>'
+        who = seats.label(seat) if seat is not None else ""
+        rows.append(
+            f"<tr{cls}><td class=\"hk-n\">{n}</td><td>{who}</td><td>{action}</td>"
+            f"<td>{expect_html(step.get('expect') or {}, seats)}</td></tr>"
+        )
+    return (
+        '<table class="hk-steps"><thead><tr><th>#</th><th>Seat</th><th>Action</th>'
+        "<th>Then the engine must show</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+    )

@@ -1,0 +1,55 @@
+"""Sphinx configuration of the Hakka Cards rulebook.
+
+Build:  sphinx-build -W --keep-going -b html docs docs/_build/html
+
+The rules, decisions and worked examples are generated from spec/ and
+conformance/scenarios/ at build time by the local extension _ext/hakka_spec.py;
+nothing in them is copied by hand.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+ROOT = DOCS.parent
+sys.path.insert(0, str(DOCS / "_ext"))
+sys.path.insert(0, str(ROOT))  # reference_engine and conformance, for autodoc and the CLI help
+
+project = "Hakka Cards"
+author = "the Hakka Cards project"
+copyright = "the Hakka Cards project, MIT licence"
+release = "0.1.0"
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "hakka_spec",
+]
+
+hakka_root = str(ROOT)
+
+exclude_patterns = ["_build", "examples/**/node_modules", "**/README.md"]
+templates_path: list[str] = []
+html_static_path = ["_static"]
+html_theme = "alabaster"
+html_title = "Hakka Cards rulebook"
+html_theme_options = {
+    "page_width": "1180px",
+    "sidebar_width": "240px",
+    "description": "Rules, decisions, conformance",
+    "fixed_sidebar": False,
+    "show_relbars": True,
+    "font_family": "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', sans-serif",
+    "head_font_family": "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', sans-serif",
+    "code_font_family": "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace",
+}
+html_sidebars = {"**": ["about.html", "navigation.html", "relations.html", "searchbox.html"]}
+html_show_sourcelink = False
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": True}
+
+# Sphinx warnings are errors in the documented build (-W); none are silenced here.
+nitpicky = False

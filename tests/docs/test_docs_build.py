@@ -1,0 +1,263 @@
+"""The rulebook builds without a warning, and every anchor and link in it holds.
+
+The book is built once per session into a temporary folder with ``-W`` (every
+Sphinx warning is an error). Then:
+
+* every clause of spec/clauses.yaml has its anchor at its documented address
+  ``rules/<prefix>.html#<id>``; every decision at ``decisions.html#<id>``;
+  every hand-worked scenario at ``scenarios/<folder>.html#scenario-<id>``;
+* every internal link (an ``href`` to a local ``.html`` file, with an optional
+  ``#fragment``) points to a file that exists and, if it has a fragment, to an
+  ``id`` that exists in that file.
+
+The link checker is itself tested on a small broken tree, so this test can fail.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+sys.path.insert(0, str(DOCS / "_ext"))
+
+
+# ------------------------------------------------------------------ HTML
+
+
+class _Collector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.ids: set[str] = set()
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name == "id" or (tag == "a" and name == "name"):
+                self.ids.add(value)
+            elif name == "href" and tag in ("a", "area"):
+                self.hrefs.append(value)
+
+
+def scan(html_dir: Path) -> dict[Path, _Collector]:
+    """Every .html file of a built site, with its ids and hrefs."""
+    out = {}
+    for path in sorted(html_dir.rglob("*.html")):
+        c = _Collector()
+        c.feed(path.read_text(encoding="utf-8"))
+        out[path.resolve()] = c
+    return out
+
+
+def broken_links(html_dir: Path) -> list[str]:
+    """Internal links whose file or fragment does not exist, as readable lines."""
+    pages = scan(html_dir)
+    problems = []
+    for path, page in pages.items():
+        for href in page.hrefs:
+            parts = urlsplit(href)
+            if parts.scheme or parts.netloc or href.startswith("//"):
+                continue  # external
+            if parts.path and not parts.path.endswith(".html"):
+                continue  # _sources, _static, downloads: not pages
+            target = (path.parent / unquote(parts.path)).resolve() if parts.path else path
+            shown = f"{path.relative_to(html_dir.resolve())}: href={href!r}"
+            if target not in pages:
+                problems.append(f"{shown}: no such page")
+                continue
+            fragment = unquote(parts.fragment)
+            if fragment and fragment not in pages[target].ids:
+                problems.append(f"{shown}: no id {fragment!r} in {target.relative_to(html_dir.resolve())}")
+    return problems
+
+
+_IDS: dict[Path, set[str]] = {}
+
+
+def ids_of(html_dir: Path, page: str) -> set[str]:
+    path = html_dir / page
+    if path not in _IDS:
+        assert path.exists(), f"the book has no page {page}"
+        c = _Collector()
+        c.feed(path.read_text(encoding="utf-8"))
+        _IDS[path] = c.ids
+    return _IDS[path]
+
+
+# ------------------------------------------------------------------ build
+
+
+_SPEC = []
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("sphinx", reason="Sphinx is not installed (pip install -e '.[dev]')")
+    pytest.importorskip("yaml", reason="PyYAML is not installed")
+    _SPEC.append(_load_spec())  # the spec as it is when the book is built
+    out = tmp_path_factory.mktemp("docs") / "html"
+    doctrees = out.parent / "doctrees"
+    proc = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", "-d", str(doctrees), str(DOCS), str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert proc.returncode == 0, (
+        "sphinx-build -W failed:\n" + proc.stdout[-4000:] + "\n" + proc.stderr[-8000:]
+    )
+    return out
+
+
+def _load_spec():
+    from hakka_data import load_spec
+
+    return load_spec(ROOT)
+
+
+def _spec():
+    return _SPEC[0] if _SPEC else _load_spec()
+
+
+def test_every_clause_has_its_anchor(built: Path) -> None:
+    spec = _spec()
+    missing = []
+    for clause in spec.clauses:
+        cid = clause["id"]
+        page = f"rules/{cid.split('-')[0].lower()}.html"
+        if cid.lower() not in ids_of(built, page):
+            missing.append(f"{page}#{cid.lower()}")
+    assert not missing, f"clauses without their anchor: {missing}"
+    assert spec.clauses, "spec/clauses.yaml has no clause"
+
+
+def test_every_decision_has_its_anchor(built: Path) -> None:
+    spec = _spec()
+    ids = ids_of(built, "decisions.html")
+    missing = [d["id"] for d in spec.decisions if d["id"].lower() not in ids]
+    assert not missing, f"decisions without an anchor in decisions.html: {missing}"
+    assert spec.decisions, "spec/decisions.yaml has no decision"
+
+
+def test_every_hand_worked_scenario_has_its_anchor(built: Path) -> None:
+    spec = _spec()
+    missing = []
+    for sc in spec.scenarios:
+        if sc.generated:
+            continue
+        page = f"scenarios/{sc.group}.html"
+        if f"scenario-{sc.id}" not in ids_of(built, page):
+            missing.append(f"{page}#scenario-{sc.id}")
+    assert not missing, f"scenarios without their anchor: {missing}"
+
+
+def test_no_generated_vector_is_drawn(built: Path) -> None:
+    spec = _spec()
+    generated = {f"scenario-{s.id}" for s in spec.scenarios if s.generated}
+    if not generated:
+        pytest.skip("no generated vectors yet")
+    drawn = set()
+    for page in scan(built).values():
+        drawn |= page.ids & generated
+    assert not drawn, f"generated vectors drawn as worked examples: {sorted(drawn)[:10]}"
+
+
+def test_internal_links_resolve(built: Path) -> None:
+    problems = broken_links(built)
+    assert not problems, f"{len(problems)} broken internal link(s):\n" + "\n".join(problems[:40])
+
+
+def test_arabic_quotes_are_right_to_left(built: Path) -> None:
+    text = "".join(p.read_text(encoding="utf-8") for p in (built / "rules").glob("*.html"))
+    arabic = re.findall(r'<blockquote lang="ar" dir="(\w+)"', text)
+    assert arabic, "no Arabic quotation in the rules"
+    assert set(arabic) == {"rtl"}
+
+
+# ------------------------------------------------------- the checker itself
+
+
+def test_link_checker_reports_broken_links(tmp_path: Path) -> None:
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "index.html").write_text(
+        '<a href="rules/play.html#play-4">ok</a>'
+        '<a href="rules/play.html#play-99">bad fragment</a>'
+        '<a href="rules/nowhere.html">bad page</a>'
+        '<a href="#top">ok, same page</a><a href="#gone">bad, same page</a>'
+        '<a href="https://example.org/x.html#y">external</a><a href="_static/x.css">not a page</a>'
+        '<div id="top"></div>',
+        encoding="utf-8",
+    )
+    (tmp_path / "rules" / "play.html").write_text(
+        '<section id="play-4"></section><a href="../index.html#top">back</a>', encoding="utf-8"
+    )
+    problems = broken_links(tmp_path)
+    assert len(problems) == 3, problems
+    assert any("play-99" in p for p in problems)
+    assert any("nowhere.html" in p for p in problems)
+    assert any("'gone'" in p for p in problems)
+
+
+# ------------------------------------------------ the spec as the book reads it
+
+
+def test_seeded_deal_matches_the_reference_engine() -> None:
+    """The book draws seed setups with its own D33 shuffle; the engine must agree."""
+    pytest.importorskip("yaml")
+    engine = pytest.importorskip("reference_engine")
+    from hakka_data import seeded_deck
+
+    for seed in (0, 1, 42, 2024, 2**64 - 1):
+        ours = [c.name for c in seeded_deck(seed)]
+        theirs = [str(engine.Card(c)) if isinstance(c, int) else str(c) for c in engine.seeded_deck(seed)]
+        assert ours == theirs, f"seed {seed}"
+
+
+def test_score_table_is_read_from_score_1() -> None:
+    pytest.importorskip("yaml")
+    from hakka_data import score_table
+
+    table = dict(score_table(_spec()))
+    assert table[12] == 128, "12 tricks score 128, not 64 (SCORE-1)"
+    assert table == {6: 1, 7: 2, 8: 4, 9: 8, 10: 16, 11: 32, 12: 128}
+    engine = pytest.importorskip("reference_engine")
+    assert table == dict(engine.SCORE_TABLE)
+
+
+def test_protocol_page_includes_every_protocol_schema() -> None:
+    page = (DOCS / "reference" / "protocol.rst").read_text(encoding="utf-8")
+    schemas = sorted(p.name for p in (ROOT / "spec" / "schema" / "protocol").glob("*.json"))
+    assert schemas, "spec/schema/protocol/ is empty"
+    missing = [name for name in schemas if f"spec/schema/protocol/{name}" not in page]
+    assert not missing, f"docs/reference/protocol.rst does not include {missing}"
+
+
+def test_node_example_engine_passes_the_pattern_scenarios() -> None:
+    """The guide 'Connect your engine' runs this; it must stay true."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    pytest.importorskip("conformance.cli")
+    engine = DOCS / "examples" / "node-engine" / "engine.js"
+    proc = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "run", "--engine", f"cmd:{node} {engine}", "--area", "PAT", "-q"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ},
+    )
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert re.search(r"^PAT\s+[1-9]\d*\s+0\s+0\s+0\s", proc.stdout, re.M), proc.stdout[-2000:]
