@@ -54,10 +54,16 @@ function parseCard(text) {
   return { name: `${suitName}${m[2]}`, suit: SUITS.indexOf(suitName), number: Number(m[2]) };
 }
 
-// A space-separated card list -> array of cards.
+// A space-separated card list -> array of cards. A card named twice is
+// malformed, never "not a pattern": no deal holds a card twice (spec/README.md).
 function parseCards(text) {
   if (typeof text !== "string") throw new ProtocolError("malformed", "a card list must be a string");
-  return text.split(/\s+/).filter((s) => s.length > 0).map(parseCard);
+  const cards = text.split(/\s+/).filter((s) => s.length > 0).map(parseCard);
+  const names = new Set(cards.map((c) => c.name));
+  if (names.size !== cards.length) {
+    throw new ProtocolError("malformed", `a card is named twice in ${JSON.stringify(text)}`, "CARDS-1");
+  }
+  return cards;
 }
 
 // The Elders at the start of a hand (ELD-1).
@@ -67,8 +73,6 @@ const INITIAL_ELDERS = "Sup9 Gon9 Zok9 Sin9 Sup1 Sin1 WanSin";
 
 // "run" | "set" | "single" | "none"  (PAT-1, PAT-3, PAT-7)
 function classify(cards) {
-  // The deck holds each card once (CARDS-1): a list naming a card twice is no pattern.
-  if (new Set(cards.map((c) => c.name)).size !== cards.length) return "none";
   if (cards.length === 1) return "single";
   if (cards.length < 3) return "none";
   if (cards.some((c) => c.suit === null)) return "none"; // D17 no, D18 no: Wan Sin joins nothing
