@@ -295,6 +295,21 @@ class ElderLedFirst(SeamHand):
         return leadable(self.hands[seat], self.elders, self.profile, privileged=seat == self.privileged, non_elder_first=False)
 
 
+@mutant(
+    "elder-first-once-per-hand",
+    "Once a player has led a Single in the hand, the non-Elder-first rule no longer binds him (D37's rejected once-per-hand reading).",
+    ["ELD-4"],
+)
+class ElderFirstOncePerHand(SeamHand):
+    __slots__ = ()
+
+    def leadable_singles(self, seat: int) -> int:
+        plays = [(who, a) for who, a in self.history if a.verb in ("play", "discard")]
+        led_single = any(who == seat and a.verb == "play" and a.mask.bit_count() == 1 for who, a in plays[::3])
+        return leadable(self.hands[seat], self.elders, self.profile, privileged=seat == self.privileged,
+                        non_elder_first=not led_single)
+
+
 @mutant("no-privilege", "The Privileged Player has no privilege: he too must lead non-Elders of the top suit first.", ["ELD-5"])
 class NoPrivilege(SeamHand):
     __slots__ = ()

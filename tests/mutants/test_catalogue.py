@@ -23,7 +23,7 @@ from tests.mutants.seams import SeamHand, SeamTables
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
 CLAUSE_IDS = {c["id"] for c in yaml.safe_load((SPEC / "clauses.yaml").read_text(encoding="utf-8"))["clauses"]}
-DECISION_IDS = {f"D{n}" for n in range(1, 37)}
+DECISION_IDS = {d["id"] for d in yaml.safe_load((SPEC / "decisions.yaml").read_text(encoding="utf-8"))["decisions"]}
 
 # Random games rarely reach these; a small deal does.
 TARGETED: dict[str, tuple[dict, list[str]]] = {

@@ -1,0 +1,373 @@
+"""The mutation report: which misreadings of the rules does the scenario corpus catch?
+
+Runs the conformance scenarios (through the runner's Python API, in-process)
+against every mutant of :mod:`tests.mutants.catalogue` and prints, per mutant,
+whether some scenario kills it (fails or errors on it), which ones, and which
+clauses those scenarios test. A mutant that passes the whole corpus *survives*:
+the corpus does not pin down the rule it misreads.
+
+    python -m tests.mutants.report [--json PATH] [--mutant GLOB] [--scenarios PATH]
+
+Before the mutants, the same corpus runs on the reference engine and on the
+``control`` engine (the mutants' seam base with nothing overridden). Scenarios
+the reference fails are left out of the kill counts (they would "kill"
+everything) and listed; a scenario the control fails but the reference passes
+means the seam base is not the reference, and makes the report fail.
+
+A clause is flagged *under-tested* when the mutants that misread it are
+killed, but only by generated vectors (``generated: true``, under
+``conformance/scenarios/generated/``): no hand-worked scenario catches them.
+A clause is flagged *indirect* when its mutants are killed by hand-worked
+scenarios none of which names that clause.
+
+Exit status: 0 every mutant killed and the control clean; 1 a mutant survives
+or the control differs from the reference; 2 bad input (scenarios, spec,
+selection).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from conformance.adapters import InProcessAdapter, parse_engine_spec
+from conformance.engine import Engine
+from conformance.errors import EngineCrashed, InputError
+from conformance.loader import Scenario, load_scenarios
+from conformance.paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
+from conformance.results import BAD_STATUSES, Result
+from conformance.runner import run_scenarios
+from conformance.schemas import Schemas, load_schemas
+from conformance.specdata import SpecData, load_spec_data
+
+from . import catalogue
+from .catalogue import CONTROL, MUTANTS, Mutant
+
+EXIT_OK, EXIT_SURVIVORS, EXIT_INPUT = 0, 1, 2
+REFERENCE_SPEC = "python:reference_engine.wire:Session"
+
+
+class DirectAdapter(InProcessAdapter):
+    """The runner's in-process adapter without its worker thread: requests are
+    plain calls (still copied through JSON both ways); exceptions are crashes."""
+
+    def _call(self, fn: Callable[[], Any], what: str) -> Any:
+        try:
+            return fn()
+        except Exception as exc:  # noqa: BLE001 - an engine crash is a result
+            self._session = None
+            raise EngineCrashed(f"{what} raised {type(exc).__name__}: {exc}") from None
+
+    def close(self) -> None:
+        self._session = None
+
+
+class UncheckedEngine(Engine):
+    """An engine whose answers are not validated against the protocol schemas.
+
+    Validation is most of the runner's time, and it cannot tell a mutant from
+    the reference: every mutant answers through the reference's own
+    :class:`~reference_engine.wire.Session`, so its answers have the same
+    shapes. The reference and the control run validated.
+    """
+
+    def _exchange(self, message: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
+        self.requests += 1
+        return self.adapter.request(message)
+
+
+@dataclass
+class Corpus:
+    """The scenarios and the parts of ``spec/`` the runner needs."""
+
+    scenarios: list[Scenario]
+    spec: SpecData
+    schemas: Schemas
+
+    @classmethod
+    def load(cls, paths: Sequence[Path] | None = None, spec_dir: Path | None = None) -> Corpus:
+        spec_dir = (spec_dir or default_spec_dir()).resolve()
+        if not spec_dir.is_dir():
+            raise InputError(f"{spec_dir}: spec directory not found")
+        schemas = load_schemas(spec_dir / "schema")
+        spec = load_spec_data(spec_dir)
+        scenarios = load_scenarios(list(paths or [DEFAULT_SCENARIOS_DIR]), schemas, spec)
+        if not scenarios:
+            raise InputError("no scenarios found")
+        return cls(scenarios, spec, schemas)
+
+    def run(
+        self,
+        engine_spec: str,
+        scenarios: Iterable[Scenario] | None = None,
+        timeout: float | None = None,
+        validate: bool = True,
+    ) -> list[Result]:
+        """Run scenarios (default: all) against one in-process engine.
+
+        With a ``timeout`` the runner's own in-process adapter is used (each
+        request on a worker thread, so a hang becomes a timeout); without, a
+        direct call, about twice as fast (the mutants have no unbounded loop).
+        """
+        parsed = parse_engine_spec(engine_spec)
+        adapter = None if timeout else DirectAdapter(parsed.module, parsed.factory)
+        engine = (Engine if validate else UncheckedEngine)(parsed, self.schemas, timeout=timeout, adapter=adapter)
+        try:
+            return run_scenarios(self.scenarios if scenarios is None else scenarios, engine, self.spec)
+        finally:
+            engine.close()
+
+
+@dataclass
+class MutantOutcome:
+    mutant: Mutant
+    killers: list[Result]
+    duration: float
+    generated: frozenset[str] = frozenset()
+    """IDs of the generated scenarios of the corpus."""
+
+    @property
+    def killed(self) -> bool:
+        return bool(self.killers)
+
+    @property
+    def killer_ids(self) -> list[str]:
+        return [r.id for r in self.killers]
+
+    @property
+    def hand_worked_killers(self) -> list[Result]:
+        return [r for r in self.killers if r.id not in self.generated]
+
+    @property
+    def only_generated(self) -> bool:
+        return self.killed and not self.hand_worked_killers
+
+    @property
+    def killer_clauses(self) -> list[str]:
+        """The clauses the killing scenarios test, most frequent first."""
+        counts: dict[str, int] = {}
+        for r in self.killers:
+            for c in r.clauses:
+                counts[c] = counts.get(c, 0) + 1
+        return sorted(counts, key=lambda c: -counts[c])
+
+    def as_json(self) -> dict[str, Any]:
+        m = self.mutant
+        return {
+            "id": m.id,
+            "description": m.description,
+            "clauses": list(m.clauses),
+            "pins": m.pins,
+            "engine": m.engine_spec,
+            "killed": self.killed,
+            "killers": [{"id": r.id, "status": r.status, "generated": r.id in self.generated,
+                         "clauses": list(r.clauses), "file": r.file, "line": r.line} for r in self.killers],
+            "killer_clauses": self.killer_clauses,
+            "only_generated": self.only_generated,
+            "duration": round(self.duration, 3),
+        }
+
+
+@dataclass
+class Report:
+    scenarios: list[Scenario]
+    outcomes: list[MutantOutcome]
+    excluded: list[Result] = field(default_factory=list)
+    """Scenarios the reference engine itself fails (left out of the kill counts)."""
+    control_failures: list[Result] = field(default_factory=list)
+    """Scenarios the control fails although the reference passes them (a seam bug)."""
+    duration: float = 0.0
+
+    @property
+    def survivors(self) -> list[MutantOutcome]:
+        return [o for o in self.outcomes if not o.killed]
+
+    def _by_clause(self) -> dict[str, list[MutantOutcome]]:
+        by: dict[str, list[MutantOutcome]] = {}
+        for o in self.outcomes:
+            for c in o.mutant.clauses:
+                by.setdefault(c, []).append(o)
+        return by
+
+    @property
+    def under_tested(self) -> dict[str, list[str]]:
+        """Clause -> its mutants, when those that are killed are killed only by generated vectors."""
+        out = {}
+        for clause, outcomes in self._by_clause().items():
+            killed = [o for o in outcomes if o.killed]
+            if killed and all(o.only_generated for o in killed):
+                out[clause] = [o.mutant.id for o in killed]
+        return dict(sorted(out.items()))
+
+    @property
+    def indirect(self) -> dict[str, list[str]]:
+        """Clause -> its mutants, when no hand-worked scenario killing them names the clause."""
+        out = {}
+        for clause, outcomes in self._by_clause().items():
+            killed = [o for o in outcomes if o.killed and not o.only_generated]
+            if killed and not any(clause in r.clauses for o in killed for r in o.hand_worked_killers):
+                out[clause] = [o.mutant.id for o in killed]
+        return dict(sorted(out.items()))
+
+    @property
+    def ok(self) -> bool:
+        return not self.survivors and not self.control_failures
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "scenarios": len(self.scenarios),
+            "generated_scenarios": sum(s.generated for s in self.scenarios),
+            "mutants": [o.as_json() for o in self.outcomes],
+            "killed": sum(o.killed for o in self.outcomes),
+            "survivors": [o.mutant.id for o in self.survivors],
+            "under_tested": self.under_tested,
+            "indirect": self.indirect,
+            "excluded": [{"id": r.id, "status": r.status, "reason": r.reason} for r in self.excluded],
+            "control_failures": [{"id": r.id, "status": r.status, "reason": r.reason} for r in self.control_failures],
+            "duration": round(self.duration, 3),
+            "ok": self.ok,
+        }
+
+
+def run_report(
+    mutants: Sequence[Mutant] = MUTANTS,
+    corpus: Corpus | None = None,
+    *,
+    timeout: float | None = None,
+    validate: bool = False,
+    progress: TextIO | None = None,
+) -> Report:
+    """Run the corpus against the reference, the control and every mutant of ``mutants``."""
+    started = time.perf_counter()
+    corpus = corpus or Corpus.load()
+    reference = corpus.run(REFERENCE_SPEC, timeout=timeout)
+    excluded = [r for r in reference if r.status in BAD_STATUSES]
+    bad_ids = {r.id for r in excluded}
+    scenarios = [s for s in corpus.scenarios if s.id not in bad_ids]
+    generated = frozenset(s.id for s in scenarios if s.generated)
+    control = corpus.run(CONTROL.engine_spec, scenarios, timeout=timeout)
+    control_failures = [r for r in control if r.status in BAD_STATUSES]
+    outcomes = []
+    for m in mutants:
+        t0 = time.perf_counter()
+        results = corpus.run(m.engine_spec, scenarios, timeout=timeout, validate=validate)
+        killers = [r for r in results if r.status in BAD_STATUSES]
+        outcomes.append(MutantOutcome(m, killers, time.perf_counter() - t0, generated))
+        if progress is not None:
+            progress.write(f"{m.id}: {'killed by ' + str(len(killers)) if killers else 'SURVIVES'}\n")
+            progress.flush()
+    return Report(corpus.scenarios, outcomes, excluded, control_failures, time.perf_counter() - started)
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def render(report: Report, first: int = 3) -> str:
+    """The report as text: one row per mutant, then the flags and the totals."""
+    rows = []
+    for o in report.outcomes:
+        ids = o.killer_ids
+        shown = ", ".join(ids[:first]) + (f" (+{len(ids) - first})" if len(ids) > first else "")
+        if o.only_generated:
+            shown += " [generated only]"
+        rows.append((o.mutant.id, "yes" if o.killed else "NO", str(len(ids)), shown or "-",
+                     ", ".join(o.killer_clauses[:6]) or "-", ", ".join(o.mutant.clauses)))
+    head = ("mutant", "killed", "kills", "killed by", "clauses of the killers", "misreads")
+    limits = (34, 6, 5, 70, 40, 24)
+    widths = [min(limit, max(len(head[i]), *(len(r[i]) for r in rows))) if rows else len(head[i])
+              for i, limit in enumerate(limits)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(_cut(c, w).ljust(w) for c, w in zip(cells, widths)).rstrip()
+
+    out = [line(head), line(["-" * w for w in widths])]
+    out += [line(r) for r in rows]
+    out.append("")
+    killed = sum(o.killed for o in report.outcomes)
+    out.append(f"{killed}/{len(report.outcomes)} mutants killed by {len(report.scenarios)} scenario(s) "
+               f"({sum(s.generated for s in report.scenarios)} generated)")
+    if report.survivors:
+        out.append("SURVIVORS (no scenario catches these misreadings):")
+        for o in report.survivors:
+            m = o.mutant
+            pins = f"; only scenarios at the default of {m.pins.split('=')[0]} can kill it" if m.pins else ""
+            out.append(f"  {m.id} [{', '.join(m.clauses)}]: {m.description.rstrip('.')}{pins}")
+    if report.under_tested:
+        out.append("UNDER-TESTED clauses (their mutants are killed only by generated vectors):")
+        for clause, ids in report.under_tested.items():
+            out.append(f"  {clause}: {', '.join(ids)}")
+    if report.indirect:
+        out.append("Indirectly tested clauses (killed by hand-worked scenarios that do not name the clause):")
+        for clause, ids in report.indirect.items():
+            out.append(f"  {clause}: {', '.join(ids)}")
+    if report.excluded:
+        out.append(f"Left out: {len(report.excluded)} scenario(s) the reference engine fails:")
+        for r in report.excluded:
+            out.append(f"  {r.id} ({r.status}): {_cut(r.reason, 120)}")
+    if report.control_failures:
+        out.append("CONTROL FAILURES (the seam base differs from the reference; fix tests/mutants/seams.py):")
+        for r in report.control_failures:
+            out.append(f"  {r.id} ({r.status}): {_cut(r.reason, 120)}")
+    out.append(f"Total run time: {report.duration:.2f} s")
+    return "\n".join(out)
+
+
+def select_mutants(globs: Sequence[str]) -> list[Mutant]:
+    if not globs:
+        return list(MUTANTS)
+    chosen = [m for m in MUTANTS if any(fnmatch.fnmatchcase(m.id, g) for g in globs)]
+    if not chosen:
+        raise InputError(f"no mutant matches {', '.join(globs)} (see python -m tests.mutants.report --list)")
+    return chosen
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m tests.mutants.report", description=__doc__.split("\n\n")[0])
+    p.add_argument("--json", metavar="PATH", type=Path, help="also write the report as JSON")
+    p.add_argument("--mutant", "-m", metavar="GLOB", action="append", default=[], help="only these mutants (repeatable)")
+    p.add_argument("--scenarios", metavar="PATH", action="append", type=Path,
+                   help=f"scenario file or directory (repeatable; default {display_path(DEFAULT_SCENARIOS_DIR)})")
+    p.add_argument("--spec", metavar="DIR", type=Path, help="the spec/ directory")
+    p.add_argument("--first", metavar="N", type=int, default=3, help="killing scenarios shown per mutant (default 3)")
+    p.add_argument("--timeout", metavar="SECONDS", type=float, default=None,
+                   help="per-request timeout: run each request on the runner's worker thread (slower)")
+    p.add_argument("--validate", action="store_true",
+                   help="validate the mutants' answers against the protocol schemas too (slower)")
+    p.add_argument("--progress", action="store_true", help="one line per mutant on stderr as it runs")
+    p.add_argument("--list", action="store_true", help="list the mutants and exit")
+    return p
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    args = build_parser().parse_args(argv)
+    if args.list:
+        for m in MUTANTS:
+            out.write(f"{m.id:34} {','.join(m.clauses):18} {m.engine_spec}\n    {m.description}\n")
+        return EXIT_OK
+    try:
+        mutants = select_mutants(args.mutant)
+        corpus = Corpus.load(args.scenarios, args.spec)
+    except InputError as exc:
+        for problem in exc.problems:
+            print(f"error: {problem}", file=sys.stderr)
+        return EXIT_INPUT
+    report = run_report(mutants, corpus, timeout=args.timeout, validate=args.validate, progress=sys.stderr if args.progress else None)
+    out.write(render(report, args.first) + "\n")
+    if args.json:
+        args.json.write_text(json.dumps(report.as_json(), indent=2) + "\n", encoding="utf-8")
+    return EXIT_OK if report.ok else EXIT_SURVIVORS
+
+
+assert catalogue  # the engines are loaded from it by name
+
+if __name__ == "__main__":
+    raise SystemExit(main())
