@@ -79,27 +79,34 @@ class Scenario:
         return f"{self.file}:{self.line}"
 
 
-def discover(paths: Iterable[Path]) -> list[Path]:
-    """Scenario files: each path is a ``.yaml`` file or a directory searched for ``**/*.yaml``."""
-    files: list[Path] = []
+def _discover(paths: Iterable[Path]) -> list[tuple[Path, tuple[str, ...]]]:
+    """Scenario files with their folders below the given root (``("generated",)`` …)."""
+    found: list[tuple[Path, tuple[str, ...]]] = []
     missing: list[Problem | str] = []
     for path in paths:
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*.yaml") if p.is_file()))
+            for p in sorted(path.rglob("*.yaml")):
+                if p.is_file():
+                    found.append((p, p.relative_to(path).parts[:-1]))
         elif path.is_file():
-            files.append(path)
+            found.append((path, path.parent.parts[-1:]))
         else:
             missing.append(Problem(display_path(path), None, "no such file or directory"))
     if missing:
         raise InputError(missing)
     seen: set[Path] = set()
     unique = []
-    for f in files:
+    for f, folders in found:
         r = f.resolve()
         if r not in seen:
             seen.add(r)
-            unique.append(f)
+            unique.append((f, folders))
     return unique
+
+
+def discover(paths: Iterable[Path]) -> list[Path]:
+    """Scenario files: each path is a ``.yaml`` file or a directory searched for ``**/*.yaml``."""
+    return [f for f, _ in _discover(paths)]
 
 
 def _schema_problems(doc: YamlDocument, schemas: Schemas) -> list[Problem]:
@@ -162,7 +169,7 @@ def load_scenarios(paths: Iterable[Path], schemas: Schemas, spec: SpecData) -> l
     problems: list[Problem | str] = []
     scenarios: list[Scenario] = []
     first_seen: dict[str, Scenario] = {}
-    for path in discover(paths):
+    for path, folders in _discover(paths):
         shown = display_path(path)
         doc, probs = load_yaml(path, shown)
         problems.extend(probs)
@@ -172,7 +179,7 @@ def load_scenarios(paths: Iterable[Path], schemas: Schemas, spec: SpecData) -> l
         if schema_probs:
             problems.extend(schema_probs)
             continue
-        under_generated = "generated" in path.resolve().parts
+        under_generated = "generated" in folders
         for i, item in enumerate(doc.data["scenarios"]):
             pointer = f"/scenarios/{i}"
             sem = _semantic_problems(doc, i, item, spec, under_generated)

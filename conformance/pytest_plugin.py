@@ -149,7 +149,10 @@ class ScenarioItem(pytest.Item):
         if result.status == PASS:
             return
         if result.status == SKIP:
-            pytest.skip(result.reason)
+            try:  # report the skip at the scenario's line, not at this one
+                raise pytest.skip.Exception(result.reason, _use_item_location=True)
+            except TypeError:  # pragma: no cover - older pytest
+                pytest.skip(result.reason)
         raise ScenarioFailed(result)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
