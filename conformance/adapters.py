@@ -173,7 +173,7 @@ class InProcessAdapter(Adapter):
         self._ensure_worker()
         reply: queue.SimpleQueue[Any] = queue.SimpleQueue()
         out, err = sys.stdout, sys.stderr
-        sys.stdout = sys.stderr = self._stderr  # type: ignore[assignment]
+        sys.stdout = sys.stderr = self._stderr
         try:
             self._jobs.put((fn, reply))
             try:

@@ -166,7 +166,7 @@ def _fmt_map(m: Mapping[str, Any]) -> str:
 
 
 def _hands(expected: Mapping[str, Any], actual: Any) -> Mismatch | None:
-    lines = []
+    lines: list[str] = []
     for seat_text, hand in sorted(expected.items()):
         seat = int(seat_text)
         have = actual[seat] if isinstance(actual, list) and seat < len(actual) else None

@@ -90,6 +90,7 @@ class ScenarioRunner:
     def run(self, scenario: Scenario) -> Result:
         started = time.perf_counter()
         ctx = _Context(at_line=scenario.line)
+        diff: tuple[str, ...]
         base = dict(id=scenario.id, file=scenario.file, line=scenario.line, kind=scenario.kind,
                     area=scenario.area, clauses=scenario.clauses, tags=scenario.tags)
         try:

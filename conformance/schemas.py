@@ -60,10 +60,12 @@ class Schemas:
         return Draft202012Validator(schema, registry=self.registry)
 
     def response_errors(self, cmd: str, response: Any, variant: str | None = None) -> Iterator[jsonschema.ValidationError]:
-        return self._responses[(cmd, variant)].iter_errors(response)
+        errors: Iterator[jsonschema.ValidationError] = self._responses[(cmd, variant)].iter_errors(response)
+        return errors
 
     def request_errors(self, request: Any) -> Iterator[jsonschema.ValidationError]:
-        return self.any_request.iter_errors(request)
+        errors: Iterator[jsonschema.ValidationError] = self.any_request.iter_errors(request)
+        return errors
 
 
 @lru_cache(maxsize=8)
@@ -79,7 +81,7 @@ def describe_error(error: jsonschema.ValidationError) -> str:
     if error.validator is None or (error.schema is False):
         key = error.path[-1] if error.path else "value"
         return f"`{key}` is not allowed here"
-    message = error.message
+    message = str(error.message)
     if len(message) > 300:
         message = message[:300] + "…"
     return message

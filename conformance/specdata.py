@@ -51,7 +51,8 @@ class SpecData:
 def _as_list(doc_data: Any, key: str, shown: str) -> list[Any]:
     if not isinstance(doc_data, dict) or not isinstance(doc_data.get(key), list):
         raise InputError(Problem(shown, 1, f"expected a top-level `{key}:` list"))
-    return doc_data[key]
+    items: list[Any] = doc_data[key]
+    return items
 
 
 def load_spec_data(spec_dir: Path) -> SpecData:

@@ -22,7 +22,7 @@ import yaml
 from .errors import Problem
 
 
-class _Loader(yaml.SafeLoader):
+class _Loader(yaml.SafeLoader):  # type: ignore[misc, unused-ignore]
     """SafeLoader with YAML 1.2 booleans (``yes``/``no``/``on``/``off`` are strings)."""
 
 
