@@ -262,10 +262,11 @@ def render_scenario(spec: Spec, sc: Scenario, anchor: bool = True) -> nodes.cont
         box += notes
     if data.get("source"):
         box += raw(R.scenario_source_html(str(data["source"])))
-    foot = nodes.paragraph(classes=["hk-sc-file"])
-    foot += nodes.Text("From ")
-    foot += nodes.literal(text=sc.file)
-    box += foot
+    if sc.group != "guide":
+        foot = nodes.paragraph(classes=["hk-sc-file"])
+        foot += nodes.Text("From ")
+        foot += nodes.literal(text=sc.file)
+        box += foot
     return box
 
 
@@ -907,6 +908,150 @@ class CliHelpDirective(SphinxDirective):
         return [block]
 
 
+class RunOutputDirective(SphinxDirective):
+    """Run the conformance runner while the book is built and show what it prints.
+
+    ``.. hakka-run-output:: run --engine "cmd:node {engine}" --area PAT -q`` runs
+    ``python -m conformance.cli`` with those arguments from the repository root.
+    ``:engine:`` names the adapter file put in place of ``{engine}``; with
+    ``:replace:`` / ``:with:`` a copy of it is run with one piece of code changed
+    (a deliberately broken engine), shown as ``:show-engine-as:``. The exit status
+    must be ``:expect-exit:`` (default 0), or the build warns: a guide that
+    promises a result must get it. Without ``node`` the command is shown alone.
+    """
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    option_spec = {
+        "engine": directives.unchanged_required,
+        "replace": directives.unchanged,
+        "with": directives.unchanged,
+        "show-engine-as": directives.unchanged,
+        "expect-exit": directives.nonnegative_int,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        import os
+        import shlex
+        import shutil
+        import tempfile
+
+        root = spec_root(self.env.app)
+        engine = self.options.get("engine", "")
+        shown_engine = self.options.get("show-engine-as", engine)
+        shown_cmd = "hakka-conformance " + self.arguments[0].replace("{engine}", shown_engine)
+        out: list[nodes.Node] = [nodes.literal_block(f"$ {shown_cmd}", f"$ {shown_cmd}", language="console")]
+        node = shutil.which("node")
+        if node is None:
+            logger.info("hakka_spec: node is not installed; the run in %s is not shown", self.env.docname)
+            out.append(nodes.paragraph(text="(Node.js was not installed when this book was built, so the output is not shown.)"))
+            return out
+        with tempfile.TemporaryDirectory() as tmp:
+            engine_path = root / engine
+            self.env.note_dependency(str(engine_path))
+            if "replace" in self.options:
+                code = engine_path.read_text(encoding="utf-8")
+                if self.options["replace"] not in code:
+                    raise self.error(f"{engine} does not contain {self.options['replace']!r}")
+                engine_path = Path(tmp) / Path(shown_engine).name
+                engine_path.write_text(code.replace(self.options["replace"], self.options.get("with", "")), encoding="utf-8")
+            arg_text = self.arguments[0].replace("{engine}", str(engine_path) if "replace" in self.options else engine)
+            args = [sys.executable, "-m", "conformance.cli", *shlex.split(arg_text)]
+            try:
+                proc = subprocess.run(
+                    args, cwd=root, capture_output=True, text=True, timeout=300,
+                    env={**os.environ, "COLUMNS": "100", "NO_COLOR": "1"},
+                )
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                raise self.error(f"cannot run {shown_cmd}: {exc}") from exc
+            text = (proc.stdout + proc.stderr).replace(str(engine_path), shown_engine).rstrip()
+        expected = self.options.get("expect-exit", 0)
+        if proc.returncode != expected:
+            logger.warning(
+                f"hakka_spec: `{shown_cmd}` exited {proc.returncode}, the guide expects {expected}:\n{text[-1500:]}",
+                location=(self.env.docname, self.lineno),
+            )
+        text += f"\n$ echo $?\n{proc.returncode}"
+        out.append(nodes.literal_block(text, text, language="text", classes=["hk-run-output"]))
+        return out
+
+
+class EngineSessionDirective(SphinxDirective):
+    """``.. hakka-engine-session:: docs/examples/node-engine/engine.js`` with one request per line.
+
+    Sends the requests to the adapter (run with ``node``) while the book is
+    built and shows each request followed by the adapter's answer.
+    """
+
+    required_arguments = 1
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        import shutil
+
+        root = spec_root(self.env.app)
+        engine = root / self.arguments[0]
+        self.env.note_dependency(str(engine))
+        requests = [line for line in self.content if line.strip()]
+        for line in requests:
+            try:
+                json.loads(line)
+            except ValueError as exc:
+                raise self.error(f"not a JSON request: {line!r} ({exc})") from exc
+        node = shutil.which("node")
+        if node is None:
+            text = "\n".join(requests)
+            return [nodes.literal_block(text, text, language="json")]
+        try:
+            proc = subprocess.run(
+                [node, str(engine)], input="\n".join(requests) + "\n", capture_output=True, text=True, timeout=60
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise self.error(f"cannot run {engine}: {exc}") from exc
+        answers = proc.stdout.splitlines()
+        if len(answers) != len(requests):
+            logger.warning(
+                f"hakka_spec: {self.arguments[0]} answered {len(answers)} lines to {len(requests)} requests",
+                location=(self.env.docname, self.lineno),
+            )
+        lines = []
+        for req, ans in zip(requests, answers):
+            lines += [f"→ {req}", f"← {ans}", ""]
+        text = "\n".join(lines).rstrip()
+        return [nodes.literal_block(text, text, language="text", classes=["hk-session"])]
+
+
+class ScenarioPreviewDirective(SphinxDirective):
+    """``.. hakka-scenario-preview::`` with one scenario as YAML: validated, then drawn."""
+
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        import yaml
+
+        spec = get_spec(self.env.app)
+        text = "\n".join(self.content)
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise self.error(f"the scenario is not valid YAML: {exc}") from exc
+        schema_path = spec.root / "spec" / "schema" / "scenario.schema.json"
+        try:
+            import jsonschema
+        except ImportError:
+            jsonschema = None
+        if jsonschema is not None:
+            schema = json.loads(schema_path.read_text(encoding="utf-8"))
+            errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors({"scenarios": [data]}), key=str)
+            if errors:
+                raise self.error(f"the scenario does not follow {schema_path.name}: {errors[0].message}")
+        for cid in data.get("clauses") or []:
+            if cid not in spec.clause_by_id:
+                raise self.error(f"the scenario names {cid}, which is not a clause")
+        sc = Scenario(data, f"{self.env.docname}.rst", "guide", 0)
+        return [render_scenario(spec, sc, anchor=False)]
+
+
 # ------------------------------------------------------------------ setup
 
 
@@ -924,5 +1069,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("hakka-score-table", ScoreTableDirective)
     app.add_directive("hakka-message-fields", MessageFieldsDirective)
     app.add_directive("hakka-cli-help", CliHelpDirective)
+    app.add_directive("hakka-run-output", RunOutputDirective)
+    app.add_directive("hakka-engine-session", EngineSessionDirective)
+    app.add_directive("hakka-scenario-preview", ScenarioPreviewDirective)
     app.add_css_file("hakka.css")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -261,3 +261,25 @@ def test_node_example_engine_passes_the_pattern_scenarios() -> None:
     )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert re.search(r"^PAT\s+[1-9]\d*\s+0\s+0\s+0\s", proc.stdout, re.M), proc.stdout[-2000:]
+
+
+def test_guide_scenarios_pass_against_the_reference_engine(tmp_path: Path) -> None:
+    """The scenarios the guide 'Add a regression scenario' shows are correct by the rules."""
+    yaml = pytest.importorskip("yaml")
+    pytest.importorskip("conformance.cli")
+    pytest.importorskip("reference_engine")
+    text = (DOCS / "guides" / "add-a-scenario.rst").read_text(encoding="utf-8")
+    blocks = re.findall(r"\.\. hakka-scenario-preview::\n\n((?:   .*\n|\n)+)", text)
+    assert blocks, "the guide shows no scenario"
+    scenarios = [yaml.safe_load("\n".join(line[3:] for line in block.splitlines())) for block in blocks]
+    path = tmp_path / "guide.yaml"
+    path.write_text(yaml.safe_dump({"scenarios": scenarios}, sort_keys=False), encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "run", "--scenarios", str(path), "-q"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert f"{len(scenarios)} scenario(s)" in proc.stdout
