@@ -143,6 +143,56 @@ mutant(
 )(_with_tables(SetOfOnesPlainTables))
 
 
+class SetOfOnesHighestTables(SeamTables):
+    __slots__ = ()
+
+    def classify(self, mask: int) -> tuple[int, int]:
+        kind, rank = super().classify(mask)
+        if kind == SET and number_of((mask & -mask).bit_length() - 1) == 1:
+            return SET, 11
+        return kind, rank
+
+
+mutant(
+    "set-of-ones-highest",
+    "A Set of 1s is the highest Set, above the 9s (the special rank read as 'unbeatable').",
+    ["PAT-4"],
+)(_with_tables(SetOfOnesHighestTables))
+
+
+class WanSinInSetsTables(SeamTables):
+    __slots__ = ()
+
+    def __init__(self, profile: Profile) -> None:
+        super().__init__(dataclasses.replace(profile, wan_sin_in_set="yes"))
+
+
+mutant(
+    "wan-sin-in-sets",
+    "Wan Sin, worth 1, joins the suited 1s in a Set of 1s, even under the default of D17.",
+    ["PAT-3", "CARDS-3"],
+    pins="D17=yes",
+)(_with_tables(WanSinInSetsTables))
+
+
+class RunsOfThreeOnlyTables(SeamTables):
+    __slots__ = ()
+
+    def runs_in_hand(self, hand: int) -> list[int]:
+        return [r for r in super().runs_in_hand(hand) if r.bit_count() == 3]
+
+    def classify(self, mask: int) -> tuple[int, int]:
+        kind, rank = super().classify(mask)
+        return (0, 0) if kind == RUN and mask.bit_count() != 3 else (kind, rank)
+
+
+mutant(
+    "runs-of-three-only",
+    "A Run is exactly three consecutive cards of a suit; four or more are no pattern.",
+    ["PAT-1", "PAT-7"],
+)(_with_tables(RunsOfThreeOnlyTables))
+
+
 class WanSinInRunsTables(SeamTables):
     __slots__ = ()
 
@@ -264,6 +314,52 @@ class EldersNeverPromoted(SeamHand):
 
 
 @mutant(
+    "elder-when-next-card-played",
+    "A card becomes an Elder as soon as the card just above it is played, even if higher ones are still out.",
+    ["ELD-2"],
+)
+class ElderWhenNextCardPlayed(SeamHand):
+    __slots__ = ()
+
+    def _elders_given(self, gone: int) -> int:
+        elders = super()._elders_given(gone)
+        for suit in range(4):
+            for n in range(1, 9):
+                if gone >> (suit * 9 + n) & 1:  # card n+1 of the suit is gone
+                    elders |= 1 << (suit * 9 + n - 1)
+        return elders
+
+
+@mutant(
+    "elders-at-round-end",
+    "Elders are promoted when the round ends, not the moment the higher card is played.",
+    ["ELD-2"],
+)
+class EldersAtRoundEnd(SeamHand):
+    __slots__ = ()
+
+    def _update_elders(self, face_up: bool) -> None:
+        if self.acted == 2:  # the round's last action
+            self.elders = self._elders_given(self._gone())
+
+
+@mutant("all-ones-are-elders", "All four suited 1s (not only Sup1 and Sin1) are Elders from the start.", ["ELD-1"])
+class AllOnesAreElders(SeamHand):
+    __slots__ = ()
+
+    def _elders_given(self, gone: int) -> int:
+        return super()._elders_given(gone) | NUMBER_MASKS[1]
+
+
+@mutant("nines-not-elders", "Only Sup1, Sin1 and Wan Sin are Elders from the start; the 9s are not.", ["ELD-1"])
+class NinesNotElders(SeamHand):
+    __slots__ = ()
+
+    def _elders_given(self, gone: int) -> int:
+        return super()._elders_given(gone) & ~NUMBER_MASKS[9]
+
+
+@mutant(
     "discards-promote-elders",
     "Discarded (face-down) cards count as gone when promoting Elders.",
     ["ELD-2", "PLAY-5"],
@@ -308,6 +404,58 @@ class ElderFirstOncePerHand(SeamHand):
         led_single = any(who == seat and a.verb == "play" and a.mask.bit_count() == 1 for who, a in plays[::3])
         return leadable(self.hands[seat], self.elders, self.profile, privileged=seat == self.privileged,
                         non_elder_first=not led_single)
+
+
+@mutant(
+    "top-suit-by-count",
+    "The leader's 'highest suit' is the suit he holds most cards of (ties to the higher suit), not the highest-ranking one.",
+    ["PAT-5", "CARDS-2"],
+)
+class TopSuitByCount(SeamHand):
+    __slots__ = ()
+
+    def leadable_singles(self, seat: int) -> int:
+        hand = self.hands[seat]
+        suits = [hand & m for m in SUIT_MASKS]
+        top = max(suits, key=lambda cards: cards.bit_count()) if hand & ~WAN_SIN_BIT else None
+        return leadable(hand, self.elders, self.profile, privileged=seat == self.privileged, top_override=top)
+
+
+@mutant(
+    "any-elder-when-top-suit-all-elders",
+    "When the top suit holds only Elders, the leader may lead any Elder in hand, under the default of D10 too.",
+    ["ELD-4"],
+    pins="D10=any-elder",
+)
+class AnyElderWhenTopSuitAllElders(SeamHand):
+    __slots__ = ()
+
+    def leadable_singles(self, seat: int) -> int:
+        profile = dataclasses.replace(self.profile, elder_only_top_suit="any-elder")
+        return leadable(self.hands[seat], self.elders, profile, privileged=seat == self.privileged)
+
+
+@mutant(
+    "privilege-top-suit-only",
+    "The Privileged Player may lead an Elder of his top suit only, under the default of D11 too.",
+    ["ELD-5"],
+    pins="D11=top-suit-elder",
+)
+class PrivilegeTopSuitOnly(SeamHand):
+    __slots__ = ()
+
+    def leadable_singles(self, seat: int) -> int:
+        profile = dataclasses.replace(self.profile, privilege="top-suit-elder")
+        return leadable(self.hands[seat], self.elders, profile, privileged=seat == self.privileged)
+
+
+@mutant("privilege-any-single", "The Privileged Player may lead any Single at all, ignoring the suit rule too.", ["ELD-5", "PAT-5"])
+class PrivilegeAnySingle(SeamHand):
+    __slots__ = ()
+
+    def leadable_singles(self, seat: int) -> int:
+        allowed = super().leadable_singles(seat)
+        return allowed | self.hands[seat] if seat == self.privileged else allowed
 
 
 @mutant("no-privilege", "The Privileged Player has no privilege: he too must lead non-Elders of the top suit first.", ["ELD-5"])
@@ -506,6 +654,21 @@ class DealerPassKeepsDeal(SeamHand):
         return super()._next_dealer()
 
 
+@mutant(
+    "next-dealer-is-caller",
+    "Whoever calls deals the next hand, under the default of D4 too.",
+    ["CALL-3"],
+    pins="D4=caller",
+)
+class NextDealerIsCaller(SeamHand):
+    __slots__ = ()
+
+    def _next_dealer(self) -> int:
+        if self.caller is not None:
+            return self.caller
+        return super()._next_dealer()
+
+
 @mutant("dealer-call-passes-deal", "A Dealer who calls hands the deal to the next seat like one who passes.", ["CALL-2"])
 class DealerCallPassesDeal(SeamHand):
     __slots__ = ()
@@ -576,7 +739,86 @@ class FiveTigersIgnored(SeamHand):
         return None
 
 
+@mutant(
+    "five-tigers-declared",
+    "The Five Tigers holder is asked to declare them (phase tigers) instead of winning at once, under the default of D24 too.",
+    ["TIG-1"],
+    pins="D24=declared",
+)
+class FiveTigersDeclared(SeamHand):
+    __slots__ = ()
+
+    def _end_calling(self) -> None:
+        holder = self._tigers_holder()
+        if holder is None:
+            self._start_playing()
+            return
+        self.phase = "tigers"
+        self.to_act = holder
+
+
+@mutant("five-tigers-on-void-calling", "The Five Tigers win even when nobody calls (checked before Calling, not after it).", ["TIG-1", "CALL-6"])
+class FiveTigersOnVoidCalling(SeamHand):
+    __slots__ = ()
+
+    def _pass(self, seat: int) -> None:
+        holder = self._tigers_holder()
+        if self.next_seat(seat) == self.dealer and holder is not None:
+            self._end_with_claim(holder, 8, "five-tigers")
+            return
+        super()._pass(seat)
+
+
+@mutant("five-tigers-eight-points", "The Five Tigers score 8 points (as 9 tricks), reading the 8 as points rather than tricks.", ["TIG-1", "SCORE-1"])
+class FiveTigersEightPoints(SeamHand):
+    __slots__ = ()
+
+    def _end_with_claim(self, winner: int, count: int, end: str) -> None:
+        super()._end_with_claim(winner, 9 if end == "five-tigers" else count, end)
+
+
+@mutant(
+    "five-tigers-winner-only",
+    "The Five Tigers pay only the winner (4 from each other active player): no Dreamer, no PP penalty, under the default of D34 too.",
+    ["TIG-1", "SCORE-5", "SCORE-6"],
+    pins="D34=winner-only",
+)
+class FiveTigersWinnerOnly(SeamHand):
+    __slots__ = ()
+
+    def _score(self, **kwargs: Any) -> HandResult:
+        kwargs["profile"] = dataclasses.replace(kwargs["profile"], tigers_scoring="winner-only")
+        return super()._score(**kwargs)
+
+
 # ====================================================================== claiming
+
+
+@mutant("claim-needs-more-than-six", "A claim needs more than 6 (tricks plus Elders of 7 or more): off by one.", ["CLAIM-1", "GAME-3"])
+class ClaimNeedsMoreThanSix(SeamHand):
+    __slots__ = ()
+
+    def _claim_chance(self, winner: int) -> None:
+        if self.claim_count(winner) == 6:
+            self._after_claim_chance(winner)
+            return
+        super()._claim_chance(winner)
+
+
+@mutant(
+    "claim-automatic",
+    "An eligible round winner claims at once (no choice to continue), under the default of D21 too.",
+    ["CLAIM-1"],
+    pins="D21=automatic",
+)
+class ClaimAutomatic(SeamHand):
+    __slots__ = ()
+
+    def _claim_chance(self, winner: int) -> None:
+        if self.claim_count(winner) >= 6:
+            self._end_with_claim(winner, self.claim_count(winner), "claim")
+            return
+        super()._claim_chance(winner)
 
 
 @mutant("claim-ignores-elders", "Claim eligibility counts only the tricks won, not the Elders in hand.", ["CLAIM-1"])
@@ -643,6 +885,20 @@ class PPPenaltyMissing(SeamHand):
         return super()._score(**kwargs, penalty_applies=False)
 
 
+@mutant(
+    "pp-penalty-winner-share",
+    "A losing Privileged Player pays the winner's shares but each loser still pays the Dreamer himself, under the default of D29 too.",
+    ["SCORE-6"],
+    pins="D29=winner-share",
+)
+class PPPenaltyWinnerShare(SeamHand):
+    __slots__ = ()
+
+    def _score(self, **kwargs: Any) -> HandResult:
+        kwargs["profile"] = dataclasses.replace(kwargs["profile"], privileged_penalty="winner-share")
+        return super()._score(**kwargs)
+
+
 @mutant("score-12-is-64", "Twelve tricks score 64 (doubling the table), not 128.", ["SCORE-1"])
 class Score12Is64(SeamHand):
     __slots__ = ()
@@ -683,6 +939,33 @@ class DreamerMatchesHandAtClaim(SeamHand):
 
     def _matched_hand(self, winner: int, end: str) -> int:
         return self.hands[winner] if end == "claim" else self.dealt[winner]
+
+
+@mutant(
+    "dreamer-matches-winning-pattern",
+    "The Dreamer's matches are counted in the pattern that won the last round, not in the 12 dealt cards.",
+    ["SCORE-4"],
+    pins="D26=winning-pattern",
+)
+class DreamerMatchesWinningPattern(SeamHand):
+    __slots__ = ()
+
+    def _matched_hand(self, winner: int, end: str) -> int:
+        return self.last_winning_pattern if end == "claim" else self.dealt[winner]
+
+
+@mutant(
+    "dreamer-wan-sin-no-match",
+    "Wan Sin has no number for the Dreamer: it matches nothing and a Dreamer holding it matches nothing, under the default of D27 too.",
+    ["SCORE-4", "CARDS-3"],
+    pins="D27=no-match",
+)
+class DreamerWanSinNoMatch(SeamHand):
+    __slots__ = ()
+
+    def _score(self, **kwargs: Any) -> HandResult:
+        kwargs["profile"] = dataclasses.replace(kwargs["profile"], dreamer_wan_sin="no-match")
+        return super()._score(**kwargs)
 
 
 @mutant(

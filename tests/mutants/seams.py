@@ -16,6 +16,8 @@ methods through small hooks:
 - following has ``_follow_pool`` (D8), ``_follow_size_ok`` (PLAY-3),
   ``_may_discard`` (D12) and ``_discard_count`` (PLAY-4);
 - leading a Single goes through :func:`leadable` with one switch per rule;
+- Elders are computed by ``_elders_given`` (ELD-1, ELD-2) and refreshed by
+  ``_update_elders`` (D19, D35) from a copy of ``_play_or_discard``;
 - Calling has ``_tigers_holder`` (TIG-1);
 - the claim has ``_claimed_count`` (D22), ``_matched_hand`` (D26) and
   ``_score`` (:func:`score_with`, a parametrised copy of
@@ -33,12 +35,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from reference_engine.actions import Action, DiscardOption, LegalActions
+from reference_engine.actions import PLAY, Action, DiscardOption, LegalActions
 from reference_engine.cards import WAN_SIN_BIT, indices
 from reference_engine.hand import (
     FIVE_TIGERS,
     Hand,
+    Play,
     _play,
+    elders_given,
     top_suit_mask,
 )
 from reference_engine.patterns import NONE, RUN, RUNS_IN, SINGLE, PatternTables
@@ -105,12 +109,15 @@ def leadable(
     non_elder_first: bool = True,
     privilege: bool = True,
     wan_sin_exempt: bool | None = None,
+    top_override: int | None = None,
 ) -> int:
     """The cards a leader may lead as a Single: the reference's ``leadable_singles``
     with one switch per rule (PAT-5, ELD-4, ELD-5, D9, D10, D11)."""
     exempt = profile.wan_sin_suit == "exempt" if wan_sin_exempt is None else wan_sin_exempt
     wan_sin = hand & WAN_SIN_BIT
-    if top_suit_rule:
+    if top_override is not None:
+        top = top_override
+    elif top_suit_rule:
         top = top_suit_mask(hand)
         if exempt and top == wan_sin:
             top = 0
@@ -206,6 +213,53 @@ class SeamHand(Hand):
         tables = self.tables
         assert isinstance(tables, SeamTables)
         return tables
+
+    @classmethod
+    def _new(cls, dealer: int, masks: list[int], profile: Profile) -> Hand:
+        hand = super()._new(dealer, masks, profile)
+        assert isinstance(hand, SeamHand)
+        hand.elders = hand._elders_given(0)
+        return hand
+
+    # ------------------------------------------------------------ Elders
+
+    def _elders_given(self, gone: int) -> int:
+        """Every Elder when the cards of ``gone`` have left play (ELD-1, ELD-2)."""
+        return elders_given(gone)
+
+    def _update_elders(self, face_up: bool) -> None:
+        """After a play (``face_up``) or a discard: recompute the Elders (D19, D35)."""
+        if face_up or self.profile.elder_promotion == "face-up-and-discards":
+            self.elders = self._elders_given(self._gone())
+
+    def _play_or_discard(self, seat: int, action: Action) -> None:
+        mask = action.mask
+        self.hands[seat] ^= mask
+        self.plays.append(Play(seat, action))
+        if action.verb == PLAY:
+            was_elder = bool(mask & self.elders)
+            kind, rank = self.tables.classify(mask)
+            if self.acted == 0:
+                self.lead_mask = self.best_mask = mask
+                self.lead_rank = self.best_rank = rank
+                self.lead_elder = self.best_elder = was_elder
+                self.best_kind = kind
+                self.best_seat = seat
+            elif self._beats_best(mask, rank):
+                self.best_mask, self.best_rank, self.best_elder = mask, rank, was_elder
+                self.best_seat = seat
+            self.played |= mask
+        else:
+            self.discarded |= mask
+        self._update_elders(action.verb == PLAY)
+        self.acted += 1
+        if self.acted < 3:
+            self.to_act = self.next_seat(seat)
+            return
+        winner = self.best_seat
+        self.tricks[winner] += self.best_mask.bit_count()
+        self.last_winning_pattern = self.best_mask
+        self._claim_chance(winner)
 
     # ------------------------------------------------------------ leading
 

@@ -47,6 +47,16 @@ TARGETED: dict[str, tuple[dict, list[str]]] = {
         ]),
         ["call"],
     ),
+    # Seat 1 holds the Five Tigers, and everybody passes.
+    "five-tigers-on-void-calling": (
+        hand_start(0, [
+            "Sup2 Sup3 Sup4 Sup5 Sup6 Sup7 Sup8 Sup9 Gon2 Gon3 Gon4 Gon5",
+            "Sup1 Gon1 Zok1 Sin1 WanSin Gon6 Gon7 Gon8 Gon9 Zok2 Zok3 Zok4",
+            "Zok5",
+            "Zok6 Zok7 Zok8 Zok9 Sin2 Sin3 Sin4 Sin5 Sin6 Sin7 Sin8 Sin9",
+        ]),
+        ["pass", "pass", "pass"],
+    ),
     # Seat 1 holds the four suited 1s, but Wan Sin is the Dreamer's.
     "five-tigers-without-wan-sin": (
         hand_start(0, [

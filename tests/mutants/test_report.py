@@ -131,6 +131,8 @@ KNOWN_SURVIVORS: dict[str, str] = {
     "elder-first-once-per-hand":
         "a leader who led a non-Elder Single earlier and now holds a non-Elder and an Elder of his top suit: "
         "legal_excludes the Elder (ELD-4, D37)",
+    "five-tigers-on-void-calling":
+        "an active player holds the Five Tigers and all three pass: final result {end: void, winner: null} (TIG-1, CALL-6)",
 }
 
 
