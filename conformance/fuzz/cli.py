@@ -1,0 +1,121 @@
+"""The ``fuzz`` command: ``python -m conformance.fuzz`` (and ``hakka-conformance fuzz``).
+
+    python -m conformance.fuzz --engine cmd:"node my-engine.js" --hands 500 --seed 1
+    python -m conformance.fuzz --engine python:tests.mutants.catalogue:clockwise --hands 200 --out /tmp/fuzz
+
+Exit status: 0 when the candidate agreed with the reference on every hand,
+1 when it disagreed, crashed or hung (a scenario is written under ``--out``),
+2 for bad input (engine spec, options).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..adapters import ENGINE_SPEC_HELP
+from ..errors import ConformanceError, InputError
+from .driver import SETUP_KINDS
+from .run import DEFAULT_OUT, FuzzConfig, fuzz
+from .search import SearchResult
+
+DESCRIPTION = ("Differential fuzzing: play random hands on the reference engine and a candidate in lockstep, "
+               "compare state and observations at every step, shrink the first disagreement and write it as a "
+               "YAML regression scenario.")
+
+
+def parse_options(items: list[str]) -> dict[str, str] | None:
+    if not items:
+        return None
+    options: dict[str, str] = {}
+    for item in items:
+        for part in item.replace(",", " ").split():
+            decision, sep, option = part.partition("=")
+            if not sep or not decision or not option:
+                raise InputError(f"bad --options value {part!r}: expected Dn=OPTION, e.g. D7=any-suit")
+            options[decision.strip().upper()] = option.strip()
+    return options
+
+
+def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    parser.add_argument("--engine", required=True, metavar="ENGINE",
+                        help="the candidate engine (see below)")
+    parser.add_argument("--hands", type=int, default=200, help="hands to play (default 200)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
+    parser.add_argument("--options", action="append", default=[], metavar="Dn=OPTION",
+                        help="decision options to play under (repeatable, or comma-separated); "
+                             "default: the options the candidate declares in hello")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                        help=f"where to write the scenario (default {DEFAULT_OUT})")
+    parser.add_argument("--no-write", action="store_true", help="write nothing, only report")
+    parser.add_argument("--no-verify", action="store_true",
+                        help="do not run the written scenario through the runner")
+    parser.add_argument("--no-shrink", action="store_true", help="report the first disagreement as found")
+    parser.add_argument("--shrink-seconds", type=float, default=60.0,
+                        help="stop shrinking after this many seconds, keeping the smallest hand so far (default 60)")
+    parser.add_argument("--no-observe", action="store_true", help="do not compare observations")
+    parser.add_argument("--probe-percent", type=int, default=15,
+                        help="percent of steps that first try an action the reference refuses (default 15)")
+    parser.add_argument("--setup", action="append", choices=SETUP_KINDS, default=[],
+                        help="setup kinds to draw from (repeatable; default all: hands, seed, deck, tigers)")
+    parser.add_argument("--timeout", type=float, default=10.0,
+                        help="seconds the candidate may take per request (default 10)")
+    parser.add_argument("--validate", action="store_true",
+                        help="validate every answer of the candidate against the protocol schemas (slower)")
+    parser.add_argument("--progress", action="store_true", help="print progress to stderr")
+    parser.epilog = ENGINE_SPEC_HELP
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    return parser
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``fuzz`` subcommand to the runner's CLI (``subparsers`` from ``add_subparsers``)."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "fuzz", help="differential fuzzing against the reference engine", description=DESCRIPTION)
+    configure(parser)
+    parser.set_defaults(func=run)
+    return parser
+
+
+def config_from_args(args: argparse.Namespace) -> FuzzConfig:
+    return FuzzConfig(
+        engine=args.engine,
+        hands=args.hands,
+        seed=args.seed,
+        options=parse_options(args.options),
+        out=None if args.no_write else args.out,
+        verify=not args.no_verify,
+        shrink=not args.no_shrink,
+        observe=False if args.no_observe else None,
+        probe_percent=max(0, min(100, args.probe_percent)),
+        setup_kinds=tuple(dict.fromkeys(args.setup)) or SETUP_KINDS,
+        timeout=args.timeout if args.timeout > 0 else None,
+        validate=args.validate,
+        shrink_seconds=args.shrink_seconds if args.shrink_seconds > 0 else None,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the ``fuzz`` command; returns the exit status."""
+    try:
+        config = config_from_args(args)
+        progress = None
+        if getattr(args, "progress", False):
+            def progress(result: SearchResult) -> None:
+                if result.hands % 50 == 0:
+                    print(f"  {result.hands} hands…", file=sys.stderr, flush=True)
+        report = fuzz(config, progress)
+    except ConformanceError as exc:
+        problems = getattr(exc, "problems", None) or [str(exc)]
+        for p in problems:
+            print(f"error: {p}", file=sys.stderr)
+        return 2
+    print(report.format())
+    return 0 if report.ok else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = configure(argparse.ArgumentParser(prog="python -m conformance.fuzz", description=DESCRIPTION))
+    return run(parser.parse_args(argv))

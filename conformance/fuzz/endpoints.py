@@ -1,0 +1,163 @@
+"""The two engines a differential run talks to.
+
+- :class:`Reference`: the reference engine in this process, called directly
+  (``Session().handle``): the same dict-in/dict-out messages as any adapter,
+  without threads or JSON copies, because it is called for every step.
+- :class:`Candidate`: any engine, through the runner's own
+  :class:`~conformance.engine.Engine` (handshake, restart after a crash) and
+  adapters (in-process ``python:MODULE:FACTORY`` or a subprocess ``cmd:…``),
+  so that the fuzzer reaches a third-party engine exactly as the runner does.
+
+Schema validation of every answer costs about half a millisecond per
+``state``; the fuzzer checks the shape of what it compares itself (a bad
+shape is reported as a protocol error) and validates fully only when asked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from ..adapters import Adapter, EngineSpec, InProcessAdapter, parse_engine_spec
+from ..engine import Engine, EngineInfo, schema_reason
+from ..errors import AdapterError, ProtocolViolation
+from ..paths import default_spec_dir
+from ..schemas import Schemas, load_schemas
+
+Message = dict[str, Any]
+
+
+class Reference:
+    """The reference engine (or any object with ``handle``) called in-process."""
+
+    def __init__(self, factory: Callable[[], Any] | None = None) -> None:
+        if factory is None:
+            from reference_engine.wire import Session
+
+            factory = Session
+        self.factory = factory
+        self.session = factory()
+        hello = self.session.handle({"cmd": "hello", "protocol": 1})
+        self.info: Message = hello
+
+    def handle(self, message: Message) -> Message:
+        answer: Message = self.session.handle(message)
+        return answer
+
+
+class ObjectAdapter(InProcessAdapter):
+    """An in-process adapter around a Python callable rather than a ``module:factory`` name.
+
+    Lets tests and the mutant catalogue fuzz an engine object without making
+    it importable by name; everything else (worker thread, timeout, JSON
+    copies, crash capture) is the runner's :class:`InProcessAdapter`.
+    """
+
+    def __init__(self, factory: Callable[[], Any], timeout: float | None = 10.0, label: str | None = None) -> None:
+        name = label or getattr(factory, "__qualname__", None) or repr(factory)
+        super().__init__("<object>", name, timeout)
+        self._factory = factory
+        self._label = label or f"python-object:{name}"
+
+    @property
+    def label(self) -> str:
+        return self._label
+
+    def _resolve_factory(self) -> Callable[[], Any]:
+        return self._factory
+
+
+CandidateLike = "str | EngineSpec | Callable[[], Any] | Engine"
+
+
+class Candidate:
+    """The engine under test, restarted after any failure.
+
+    ``call`` returns the engine's answer or raises
+    :class:`~conformance.errors.AdapterError` (crash, timeout, protocol
+    violation); the next call starts a fresh engine process or object.
+    """
+
+    def __init__(self, engine: Engine, validate: bool = False) -> None:
+        self.engine = engine
+        self.validate = validate
+        self.restarts = 0
+
+    @property
+    def label(self) -> str:
+        return self.engine.label
+
+    @property
+    def info(self) -> EngineInfo:
+        return self.engine.ensure_started()
+
+    @property
+    def capabilities(self) -> tuple[str, ...]:
+        return self.info.capabilities
+
+    def call(self, message: Message) -> Message:
+        """One request; raises AdapterError on a crash, a hang or a bad answer."""
+        engine = self.engine
+        if not (engine.adapter.alive and engine.info is not None):
+            if engine.info is not None:
+                self.restarts += 1
+            engine.ensure_started()
+        try:
+            engine.requests += 1
+            answer = engine.adapter.request(message)
+        except AdapterError:
+            engine.adapter.kill()
+            raise
+        if self.validate or not isinstance(answer.get("ok"), bool):
+            self.check_schema(message["cmd"], answer)
+        return answer
+
+    def check_schema(self, cmd: str, answer: Any) -> None:
+        """Raise ProtocolViolation (and stop the engine) if ``answer`` is not a valid answer to ``cmd``."""
+        reason = schema_reason(self.engine.schemas, cmd, answer)
+        if reason is not None:
+            self.engine.adapter.kill()
+            raise ProtocolViolation(f"invalid answer to {cmd!r}: {reason}")
+
+    def take_stderr(self) -> str:
+        return self.engine.take_stderr()
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+def default_schemas(spec_dir: Path | None = None) -> Schemas:
+    return load_schemas((spec_dir or default_spec_dir()) / "schema")
+
+
+def open_candidate(
+    engine: Any,
+    *,
+    timeout: float | None = 10.0,
+    validate: bool = False,
+    schemas: Schemas | None = None,
+    label: str | None = None,
+) -> Candidate:
+    """A :class:`Candidate` from an engine spec text, an :class:`EngineSpec`, an
+    :class:`Engine`, an :class:`Adapter` or a zero-argument callable returning an
+    object with ``handle(message) -> dict``.
+    """
+    if isinstance(engine, Candidate):
+        return engine
+    if isinstance(engine, Engine):
+        return Candidate(engine, validate)
+    schemas = schemas or default_schemas()
+    adapter: Adapter | None = None
+    if isinstance(engine, str):
+        spec = parse_engine_spec(engine)
+    elif isinstance(engine, EngineSpec):
+        spec = engine
+    elif isinstance(engine, Adapter):
+        adapter = engine
+        spec = EngineSpec(str(label or getattr(engine, "label", "adapter")), "python")
+    elif callable(engine):
+        adapter = ObjectAdapter(engine, timeout, label)
+        spec = EngineSpec(adapter.label, "python")
+    else:
+        raise TypeError(f"cannot make a candidate engine from {engine!r}")
+    return Candidate(Engine(spec, schemas, timeout, adapter=adapter), validate)
