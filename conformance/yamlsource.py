@@ -22,8 +22,12 @@ import yaml
 from .errors import Problem
 
 
-class _Loader(yaml.SafeLoader):  # type: ignore[misc, unused-ignore]
-    """SafeLoader with YAML 1.2 booleans (``yes``/``no``/``on``/``off`` are strings)."""
+# libyaml's parser when PyYAML was built with it (about 7x faster), else pure Python.
+_SafeBase: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_SafeBase):  # type: ignore[misc]
+    """A safe loader with YAML 1.2 booleans (``yes``/``no``/``on``/``off`` are strings)."""
 
 
 _Loader.yaml_implicit_resolvers = {
