@@ -154,16 +154,17 @@ def action_html(text: str, elders: Iterable[str] = INITIAL_ELDERS) -> str:
 
 
 def legal_html(legal: dict[str, Any]) -> str:
-    parts = [action_html(a) for a in legal.get("actions") or []]
+    parts = [f'<span class="hk-legal">{action_html(a)}</span>' for a in legal.get("actions") or []]
     discard = legal.get("discard")
     if discard:
+        # The discard option may name a whole hand: it wraps, unlike a single play.
         parts.append(
-            f'<span class="hk-verb hk-verb-discard">discard any {int(discard["count"])}</span> of '
-            + text_cards_html(discard["from"])
+            f'<span class="hk-discard-option"><span class="hk-verb hk-verb-discard">discard any '
+            f'{int(discard["count"])}</span> of ' + text_cards_html(discard["from"]) + "</span>"
         )
     if not parts:
         return '<span class="hk-nocards">no action</span>'
-    return '<span class="hk-or"> or </span>'.join(f'<span class="hk-legal">{p}</span>' for p in parts)
+    return '<span class="hk-or"> or </span>'.join(parts)
 
 
 RESULT_END = {
@@ -239,12 +240,16 @@ def expect_html(expect: dict[str, Any], seats: Seats) -> str:
         items.append("legal, exactly: " + legal_html(expect["legal"]))
     if "legal_includes" in expect:
         items.append(
-            "may: " + '<span class="hk-or"> · </span>'.join(action_html(a) for a in expect["legal_includes"])
+            "may: " + '<span class="hk-or"> · </span>'.join(
+                f'<span class="hk-legal">{action_html(a)}</span>' for a in expect["legal_includes"]
+            )
         )
     if "legal_excludes" in expect:
         items.append(
             '<span class="hk-neg">may not:</span> '
-            + '<span class="hk-or"> · </span>'.join(action_html(a) for a in expect["legal_excludes"])
+            + '<span class="hk-or"> · </span>'.join(
+                f'<span class="hk-legal">{action_html(a)}</span>' for a in expect["legal_excludes"]
+            )
         )
     if "elders" in expect:
         cards = parse_cards(expect["elders"])
@@ -358,11 +363,14 @@ def steps_html(steps: list[dict[str, Any]], seats: Seats, options: dict[str, str
         else:
             action = '<span class="hk-note">check</span>'
         who = seats.label(seat) if seat is not None else ""
+        then = expect_html(step.get("expect") or {}, seats)
+        if then:
+            then = '<div class="hk-then"><span class="hk-then-label">then</span>' + then + "</div>"
         rows.append(
-            f"<tr{cls}><td class=\"hk-n\">{n}</td><td>{who}</td><td>{action}</td>"
-            f"<td>{expect_html(step.get('expect') or {}, seats)}</td></tr>"
+            f"<tr{cls}><td class=\"hk-n\">{n}</td><td class=\"hk-who\">{who}</td>"
+            f'<td><div class="hk-action">{action}</div>{then}</td></tr>'
         )
     return (
-        '<table class="hk-steps"><thead><tr><th>#</th><th>Seat</th><th>Action</th>'
-        "<th>Then the engine must show</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+        '<table class="hk-steps"><thead><tr><th>#</th><th>Seat</th>'
+        "<th>Action, then what the engine must show</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
     )
