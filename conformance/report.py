@@ -38,6 +38,8 @@ class Progress:
         if self.tty and not self.quiet:
             self._draw()
 
+    _last_draw = 0.0
+
     def result(self, result: Result) -> None:
         self.done += 1
         self.counts[result.status] += 1
@@ -47,6 +49,7 @@ class Progress:
             if result.bad:
                 self._clear()
                 self.stream.write(f"{result.status.upper():7} {result.id}: {result.reason}\n")
+                self._last_draw = 0.0
             self._draw()
         else:
             line = f"{result.status.upper():7} {result.id}"
@@ -59,6 +62,10 @@ class Progress:
         self.stream.write("\r" + " " * (self._width - 1) + "\r")
 
     def _draw(self) -> None:
+        now = time.monotonic()
+        if now - self._last_draw < 0.05 and self.done < self.total:
+            return  # at most 20 redraws a second: thousands of fast scenarios stay cheap
+        self._last_draw = now
         bar_width = 24
         filled = bar_width * self.done // max(self.total, 1)
         bad = sum(self.counts[s] for s in BAD_STATUSES)
