@@ -368,6 +368,18 @@ class NinesNotElders(SeamHand):
 class DiscardsPromoteElders(SeamHand):
     __slots__ = ()
 
+    def _update_elders(self, face_up: bool) -> None:
+        self.elders = self._elders_given(self.played | self.discarded)
+
+
+@mutant(
+    "discards-promote-elders-late",
+    "Discarded cards count as gone when promoting Elders, the Elders being recomputed at the next face-up play.",
+    ["ELD-2", "PLAY-5"],
+)
+class DiscardsPromoteEldersLate(SeamHand):
+    __slots__ = ()
+
     def _gone(self) -> int:
         return self.played | self.discarded
 
