@@ -846,11 +846,11 @@ class MessageFieldsDirective(SphinxDirective):
                 raise self.error(f"{path.relative_to(root)} has nothing at {pointer}") from None
         out: list[nodes.Node] = []
         if schema.get("description"):
-            out.append(nodes.paragraph(text=schema["description"]))
-        out.append(self.fields_table(schema))
+            out.append(nodes.paragraph("", "", *code_spans(schema["description"])))
+        out.append(self.fields_table(schema, f"Fields of {arg.split('#')[-1].split('/')[-1].replace('.', ' ')}"))
         return out
 
-    def fields_table(self, schema: dict[str, Any]) -> nodes.Node:
+    def fields_table(self, schema: dict[str, Any], caption: str) -> nodes.Node:
         obj = _object_of(schema)
         rows: list[tuple[str, str, str, str]] = []
 
@@ -861,14 +861,18 @@ class MessageFieldsDirective(SphinxDirective):
                     walk(sub["properties"], set(sub.get("required", [])), prefix + name + ".")
 
         walk(obj.get("properties", {}), set(obj.get("required", [])), "")
+        with_meaning = any(r[3] for r in rows)
+        headers = ["field", "type", "required"] + (["meaning"] if with_meaning else [])
+        widths = [22, 30, 10, 38] if with_meaning else [30, 55, 15]
         table = nodes.table(classes=["hk-fields"])
-        group = nodes.tgroup(cols=4)
+        table += nodes.title(text=caption)
+        group = nodes.tgroup(cols=len(headers))
         table += group
-        for w in (20, 30, 10, 40):
+        for w in widths:
             group += nodes.colspec(colwidth=w)
         head = nodes.thead()
         row = nodes.row()
-        for h in ("field", "type", "required", "meaning"):
+        for h in headers:
             row += nodes.entry("", nodes.paragraph(text=h))
         head += row
         group += head
@@ -878,10 +882,20 @@ class MessageFieldsDirective(SphinxDirective):
             row += nodes.entry("", nodes.paragraph("", "", nodes.literal(text=name)))
             row += nodes.entry("", nodes.paragraph(text=typ))
             row += nodes.entry("", nodes.paragraph(text=req))
-            row += nodes.entry("", nodes.paragraph(text=desc))
+            if with_meaning:
+                row += nodes.entry("", nodes.paragraph("", "", *code_spans(desc)))
             body += row
         group += body
         return table
+
+
+def code_spans(text: str) -> list[nodes.Node]:
+    """Text whose `backquoted` parts (Markdown style, as in the schemas) become literals."""
+    out: list[nodes.Node] = []
+    for i, part in enumerate(text.split("`")):
+        if part:
+            out.append(nodes.literal(text=part) if i % 2 else nodes.Text(part))
+    return out
 
 
 class CliHelpDirective(SphinxDirective):
