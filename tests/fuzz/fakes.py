@@ -1,0 +1,98 @@
+"""Engines that misbehave on purpose, to test the fuzzer's robustness.
+
+Each is the reference :class:`~reference_engine.wire.Session` with one fault
+at the protocol level (not a misreading of the rules: those are the mutants
+of ``tests/mutants/catalogue.py``). Also runnable as a subprocess engine:
+
+    python tests/fuzz/fakes.py crash-on-second-pass
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Mapping
+
+if __name__ == "__main__":  # as a subprocess engine, from any directory
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from reference_engine.wire import Session
+
+
+class CrashOnSecondPass(Session):
+    """Raises (in-process) or dies (subprocess) when a second player passes in Calling."""
+
+    name = "fake-crash-on-second-pass"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        if message.get("cmd") == "act" and message.get("action") == "pass" and self.hand is not None:
+            if any(a.verb == "pass" for _s, a in self.hand.history):
+                raise RuntimeError("boom: the second pass")
+        return super().handle(message)
+
+
+class HangOnSecondSeatCall(Session):
+    """Does not answer (for 30 s) when the seat after the Dealer calls."""
+
+    name = "fake-hang"
+    delay = 30.0
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        hand = self.hand
+        if (message.get("cmd") == "act" and message.get("action") == "call" and hand is not None
+                and message.get("seat") == (hand.dealer + 1) % 4):
+            time.sleep(self.delay)
+        return super().handle(message)
+
+
+class WrongHandSizes(Session):
+    """Reports every other seat as holding 12 cards in ``observe`` (OBS-1), whatever they hold."""
+
+    name = "fake-wrong-hand-sizes"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if message.get("cmd") == "observe" and answer.get("ok"):
+            obs = answer["observation"]
+            obs["hand_sizes"] = [1 if s == obs["dreamer"] else 12 for s in range(4)]
+        return answer
+
+
+class AcceptsWrongSeat(Session):
+    """Answers ok (and does nothing) when a seat acts out of turn."""
+
+    name = "fake-accepts-wrong-seat"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        hand = self.hand
+        if (message.get("cmd") == "act" and hand is not None and hand.to_act is not None
+                and message.get("seat") != hand.to_act):
+            return {"ok": True}
+        return super().handle(message)
+
+
+FAKES = {
+    "crash-on-second-pass": CrashOnSecondPass,
+    "hang": HangOnSecondSeatCall,
+    "wrong-hand-sizes": WrongHandSizes,
+    "accepts-wrong-seat": AcceptsWrongSeat,
+}
+
+
+def serve(session: Session) -> None:
+    """The line-delimited JSON loop of ``python -m reference_engine``; a raise kills the process."""
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        response = session.handle(request)
+        sys.stdout.write(json.dumps(response) + "\n")
+        sys.stdout.flush()
+        if request.get("cmd") == "stop":
+            break
+
+
+if __name__ == "__main__":
+    serve(FAKES[sys.argv[1]]())

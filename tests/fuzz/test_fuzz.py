@@ -1,0 +1,206 @@
+"""The differential fuzzer finds real misreadings, writes scenarios that catch them,
+finds nothing when the candidate is the reference, and survives bad engines.
+
+Every scenario is written to a temporary ``generated/`` folder, never to
+``conformance/scenarios/generated/``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conformance.adapters import parse_engine_spec
+from conformance.engine import Engine
+from conformance.fuzz import FuzzConfig, FuzzConfigError, fuzz
+from conformance.fuzz.cli import main
+from conformance.fuzz.driver import Lockstep, ListChooser
+from conformance.fuzz.endpoints import Reference, default_schemas, open_candidate
+from conformance.loader import load_scenarios
+from conformance.paths import default_spec_dir
+from conformance.runner import run_scenarios
+from conformance.specdata import load_spec_data
+from tests.fuzz import fakes
+
+catalogue = pytest.importorskip("tests.mutants.catalogue")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_through_runner(path: Path, engine: Engine) -> str:
+    """The runner's status for the one scenario of ``path`` (loaded from a ``generated/`` folder)."""
+    schemas = default_schemas()
+    spec = load_spec_data(default_spec_dir())
+    root = next(p for p in path.parents if p.name == "generated").parent
+    (scenario,) = load_scenarios([root], schemas, spec)
+    try:
+        return run_scenarios([scenario], engine, spec)[0].status
+    finally:
+        engine.close()
+
+
+def mutant_engine(mutant_id: str) -> Engine:
+    m = catalogue.get(mutant_id)
+    return open_candidate(m.factory, label=f"mutant:{m.id}").engine
+
+
+# One mutant per kind of disagreement: who acts (to_act), what is legal, the Elders,
+# tricks, the scoring (result deltas), and the deal itself (seeded setup).
+MUTANTS = [
+    "clockwise",
+    "leader-ignores-top-suit",
+    "discards-promote-elders",
+    "tricks-one-per-round",
+    "pp-penalty-missing",
+    "deal-starts-after-dealer",
+]
+
+
+@pytest.mark.parametrize("mutant_id", MUTANTS)
+def test_finds_the_mutant_and_writes_a_scenario_that_catches_it(mutant_id: str, tmp_path: Path) -> None:
+    out = tmp_path / "generated" / "fuzz"
+    m = catalogue.get(mutant_id)
+    report = fuzz(FuzzConfig(engine=m.factory, label=f"mutant:{m.id}", hands=60, seed=0, out=out,
+                             shrink_seconds=10))
+    assert report.disagreement is not None, report.format()
+    assert report.hands_to_first_disagreement is not None
+    assert len(report.written) == 1, report.format()
+    written = report.written[0]
+    assert written.verified, report.format()
+
+    data = yaml.safe_load(written.path.read_text(encoding="utf-8"))
+    (scenario,) = data["scenarios"]
+    assert scenario["generated"] is True
+    assert scenario["tags"] == ["fuzz"]
+    assert scenario["requires"] == "defaults"
+    assert scenario["clauses"]
+    # explicit hands unless the disagreement is in the deal itself
+    setup = scenario["trajectory"]["setup"]
+    assert ("hands" in setup) == (mutant_id != "deal-starts-after-dealer")
+
+    # independently of the fuzzer's own check: the runner passes it on the reference, fails it on the mutant
+    assert run_through_runner(written.path, Engine(parse_engine_spec("reference"), default_schemas())) == "pass"
+    assert run_through_runner(written.path, mutant_engine(mutant_id)) == "fail"
+
+
+def test_shrinking_makes_the_hand_no_longer(tmp_path: Path) -> None:
+    m = catalogue.get("tricks-one-per-round")
+    report = fuzz(FuzzConfig(engine=m.factory, hands=60, seed=0, out=None, shrink_seconds=20))
+    s = report.search
+    assert s.first is not None and s.shrunk is not None
+    assert s.shrunk.actions <= s.first.actions
+    assert s.shrunk.where == "state" and "tricks" in s.shrunk.fields
+    # a round is 3 actions after the call: the smallest hand that shows a trick count is 4 actions
+    assert s.shrunk.actions == 4
+
+
+def test_reference_against_itself_finds_nothing() -> None:
+    report = fuzz(FuzzConfig(engine="reference", hands=40, seed=7, out=None))
+    assert report.ok, report.format()
+    assert report.search.hands == 40
+    assert report.search.actions > 40 * 3
+
+
+def test_reference_under_options_against_itself_finds_nothing() -> None:
+    options = {"D7": "any-suit", "D12": "may-discard", "D17": "yes", "D21": "automatic", "D24": "declared"}
+    report = fuzz(FuzzConfig(engine="reference", hands=25, seed=1, out=None, options=options))
+    assert report.ok, report.format()
+    assert report.options == options
+
+
+def test_subprocess_reference_finds_nothing() -> None:
+    report = fuzz(FuzzConfig(engine="reference-subprocess", hands=8, seed=2, out=None))
+    assert report.ok, report.format()
+
+
+def test_options_are_the_scenarios_requirements(tmp_path: Path) -> None:
+    """Under D7=any-suit the mutant that ignores the suit is the reference; fuzzing still
+    finds another mutant, and the scenario requires the options it was found under."""
+    m = catalogue.get("clockwise")
+    out = tmp_path / "generated"
+    report = fuzz(FuzzConfig(engine=m.factory, hands=20, seed=0, out=out, options={"D7": "any-suit"}))
+    assert report.written and report.written[0].verified, report.format()
+    scenario = yaml.safe_load(report.written[0].path.read_text())["scenarios"][0]
+    assert scenario["requires"] == {"D7": "any-suit"}
+
+
+def test_unknown_option_is_a_configuration_error() -> None:
+    with pytest.raises(FuzzConfigError):
+        fuzz(FuzzConfig(engine="reference", hands=1, out=None, options={"D7": "sideways"}))
+
+
+def test_a_crashing_candidate_is_reported_and_fuzzing_goes_on(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    report = fuzz(FuzzConfig(engine=fakes.CrashOnSecondPass, hands=60, seed=2, out=out))
+    assert report.disagreement is None
+    assert report.search.hands == 60  # the search went on after each crash
+    assert report.search.failure_count >= 2
+    assert report.restarts >= 2
+    failure = report.failures[0]
+    assert failure.request["cmd"] == "act" and failure.request["action"] == "pass"
+    assert [s.action for s in failure.trace.steps if s.kind == "do"][-2:] == ["pass", "pass"]
+    assert "boom" in failure.message and "boom" in failure.stderr
+    assert not report.ok
+    # the crash is written as a scenario too: it passes on the reference and errors on the candidate
+    assert len(report.written) == 1 and report.written[0].verified, report.format()
+    assert "crash" in yaml.safe_load(report.written[0].path.read_text())["scenarios"][0]["tags"]
+
+
+def test_a_hanging_candidate_times_out_and_fuzzing_goes_on() -> None:
+    report = fuzz(FuzzConfig(engine=fakes.HangOnSecondSeatCall, hands=20, seed=2, out=None, timeout=0.2))
+    assert report.search.hands == 20
+    assert report.search.failure_count >= 1, report.format()
+    assert all(f.status == "timeout" for f in report.failures)
+    assert report.failures[0].request == {"cmd": "act", "seat": report.failures[0].request["seat"], "action": "call"}
+
+
+def test_a_crashing_subprocess_is_restarted(tmp_path: Path) -> None:
+    engine = f"cmd:{sys.executable} {ROOT / 'tests' / 'fuzz' / 'fakes.py'} crash-on-second-pass"
+    report = fuzz(FuzzConfig(engine=engine, hands=30, seed=2, out=None, timeout=10))
+    assert report.search.hands == 30
+    assert report.search.failure_count >= 1, report.format()
+    assert "exited" in report.failures[0].message or "closed" in report.failures[0].message
+
+
+def test_accepting_an_illegal_action_is_a_reject_scenario(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    report = fuzz(FuzzConfig(engine=fakes.AcceptsWrongSeat, hands=30, seed=1, out=out))
+    d = report.disagreement
+    assert d is not None and d.where == "reject"
+    assert report.written and report.written[0].verified, report.format()
+    steps = yaml.safe_load(report.written[0].path.read_text())["scenarios"][0]["trajectory"]["steps"]
+    assert steps[-1]["error"] == "illegal" and "reject" in steps[-1]
+
+
+def test_an_observation_disagreement_is_written_as_a_trace(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    report = fuzz(FuzzConfig(engine=fakes.WrongHandSizes, hands=5, seed=0, out=out))
+    d = report.disagreement
+    assert d is not None and d.where == "observe"
+    assert any("hand_sizes" in path for path in d.detail)
+    assert not report.written and len(report.traces) == 1
+    # observations are not compared when asked not to
+    assert fuzz(FuzzConfig(engine=fakes.WrongHandSizes, hands=5, seed=0, out=None, observe=False)).ok
+
+
+def test_replaying_the_choices_replays_the_hand() -> None:
+    ref = Reference()
+    lock = Lockstep(ref, open_candidate("reference"))
+    one = lock.play(ListChooser([0, 1, 12345, 1, 0, 3, 2, 0, 1]))
+    two = lock.play(ListChooser([0, 1, 12345, 1, 0, 3, 2, 0, 1]))
+    assert one.clean and two.clean
+    assert one.trace.steps == two.trace.steps and one.result == two.result
+
+
+def test_cli_exit_status_and_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--engine", "reference", "--hands", "5", "--no-write"]) == 0
+    assert "no disagreement" in capsys.readouterr().out
+    out = tmp_path / "generated"
+    status = main(["--engine", "python:tests.mutants.catalogue:clockwise", "--hands", "5", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert status == 1
+    assert "verified" in text and list(out.glob("fuzz-*.yaml"))
+    assert main(["--engine", "reference", "--hands", "1", "--options", "D7=nope", "--no-write"]) == 2
