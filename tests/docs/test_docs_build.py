@@ -225,6 +225,22 @@ def test_seeded_deal_matches_the_reference_engine() -> None:
         assert ours == theirs, f"seed {seed}"
 
 
+def test_seeded_hands_match_the_reference_engine() -> None:
+    """The hands drawn for a seed setup (D2 then D33) are those the engine deals."""
+    pytest.importorskip("yaml")
+    engine = pytest.importorskip("reference_engine")
+    from hakka_data import deal, seeded_deck
+
+    for order in ("dealer-first", "dealer-last"):
+        profile = engine.Profile(deal_order=order)
+        for seed in (1, 42, 7777):
+            for dealer in range(4):
+                hand = engine.Hand.from_seed(dealer=dealer, seed=seed, profile=profile)
+                theirs = [str(engine.Cards(hand.dealt[s])) for s in range(4)]
+                ours = [" ".join(c.name for c in h) for h in deal(seeded_deck(seed), dealer, order)]
+                assert ours == theirs, f"seed {seed}, dealer {dealer}, {order}"
+
+
 def test_score_table_is_read_from_score_1() -> None:
     pytest.importorskip("yaml")
     from hakka_data import score_table
