@@ -736,10 +736,15 @@ class ScenarioIndexDirective(SphinxDirective):
         out: list[nodes.Node] = []
         worked = [s for s in spec.scenarios if not s.generated]
         intro = nodes.paragraph()
+        generated = spec.generated_count()
         intro += nodes.Text(
             f"{len(worked)} hand-worked scenarios, by folder of conformance/scenarios/. "
-            f"{spec.generated_count()} generated regression vectors are run by the conformance suite "
-            "but not drawn here. A scenario is at scenarios/<folder>.html#scenario-<id>."
+            + (
+                f"{generated} generated regression vectors are run by the conformance suite but not drawn here. "
+                if generated
+                else ""
+            )
+            + "A scenario is at scenarios/<folder>.html#scenario-<id>."
         )
         out.append(intro)
         bl = nodes.bullet_list()
