@@ -913,7 +913,7 @@ class CliHelpDirective(SphinxDirective):
         args = [sys.executable, "-m", "conformance.cli", *self.arguments, "--help"]
         try:
             proc = subprocess.run(
-                args, cwd=root, capture_output=True, text=True, timeout=60, env={**__import__("os").environ, "COLUMNS": "88"}
+                args, cwd=root, capture_output=True, text=True, timeout=60, env={**__import__("os").environ, "COLUMNS": "76"}
             )
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise self.error(f"cannot run {' '.join(args[1:])}: {exc}") from exc
