@@ -22,9 +22,13 @@ Each of those IDs is also a Sphinx label (``:ref:`play-4```, ``:ref:`d7```,
 from __future__ import annotations
 
 import json
+import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +51,6 @@ from hakka_data import (  # noqa: E402
     Spec,
     SpecError,
     clause_page,
-    clause_prefix,
     load_spec,
     option_ids,
     parse_cards,
@@ -913,7 +916,7 @@ class CliHelpDirective(SphinxDirective):
         args = [sys.executable, "-m", "conformance.cli", *self.arguments, "--help"]
         try:
             proc = subprocess.run(
-                args, cwd=root, capture_output=True, text=True, timeout=60, env={**__import__("os").environ, "COLUMNS": "76"}
+                args, cwd=root, capture_output=True, text=True, timeout=60, env={**os.environ, "COLUMNS": "76"}
             )
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise self.error(f"cannot run {' '.join(args[1:])}: {exc}") from exc
@@ -950,11 +953,6 @@ class RunOutputDirective(SphinxDirective):
     }
 
     def run(self) -> list[nodes.Node]:
-        import os
-        import shlex
-        import shutil
-        import tempfile
-
         root = spec_root(self.env.app)
         engine = self.options.get("engine", "")
         shown_engine = self.options.get("show-engine-as", engine)
@@ -1006,8 +1004,6 @@ class EngineSessionDirective(SphinxDirective):
     has_content = True
 
     def run(self) -> list[nodes.Node]:
-        import shutil
-
         root = spec_root(self.env.app)
         engine = root / self.arguments[0]
         self.env.note_dependency(str(engine))
