@@ -176,8 +176,47 @@ def _hands(expected: Mapping[str, Any], actual: Any) -> Mismatch | None:
     return Mismatch("hands", tuple(lines)) if lines else None
 
 
-def check_expectations(expect: Mapping[str, Any], state: Mapping[str, Any]) -> list[Mismatch]:
-    """Every expectation of ``expect`` that ``state`` does not meet, in the order written."""
+_OBSERVED_CARDS = ("hand", "elders")
+
+
+def _history_entry(entry: Mapping[str, Any]) -> tuple[Any, ...]:
+    action = entry.get("action")
+    if isinstance(action, str):
+        try:
+            action = normalize_action(action)
+        except NotationError:
+            pass
+    return (entry.get("seat"), action, entry.get("count"))
+
+
+def _observation(expected: Mapping[str, Any], actual: Any) -> Mismatch | None:
+    """One seat's observation against a subset of its fields (OBS-1)."""
+    seat = expected["seat"]
+    key = f"observe.{seat}"
+    if not isinstance(actual, Mapping):
+        return Mismatch(key, (f"expected an observation, actual {_fmt(actual)}",))
+    lines: list[str] = []
+    for field, value in expected.items():
+        if field == "seat":
+            continue
+        have = actual.get(field)
+        m: Mismatch | None
+        if field in _OBSERVED_CARDS or (field == "dreamer_card" and value is not None):
+            m = _cards_diff(field, value, have)
+        elif field == "history":
+            exp_h = [_history_entry(e) for e in value]
+            act_h = [_history_entry(e) for e in have] if isinstance(have, list) else None
+            m = None if exp_h == act_h else Mismatch(field, (f"expected: {value}", f"actual:   {have}"))
+        else:
+            m = _scalar(field, value, have)
+        if m is not None:
+            lines.extend(f"{field} {line}" for line in m.diff)
+    return Mismatch(key, tuple(lines)) if lines else None
+
+
+def check_expectations(expect: Mapping[str, Any], state: Mapping[str, Any],
+                       observations: Mapping[int, Any] | None = None) -> list[Mismatch]:
+    """Every expectation of ``expect`` that ``state`` (and the seats' observations) does not meet."""
     out: list[Mismatch] = []
     for key, value in expect.items():
         m: Mismatch | None
@@ -201,6 +240,12 @@ def check_expectations(expect: Mapping[str, Any], state: Mapping[str, Any]) -> l
             m = _hands(value, state.get("hands"))
         elif key in ("result", "game"):
             m = _subset(key, value, state.get(key))
+        elif key == "observe":
+            for entry in value:
+                m = _observation(entry, (observations or {}).get(entry["seat"]))
+                if m is not None:
+                    out.append(m)
+            continue
         else:  # the schema rules this out; kept so a new key is never silently ignored
             m = Mismatch(key, (f"the runner does not know the expectation {key!r}",))
         if m is not None:

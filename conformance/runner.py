@@ -216,17 +216,27 @@ class ScenarioRunner:
                     raise _Outcome(FAIL, "the state changed after a rejected action", "state",
                                    state_diff(before, state))
             if "expect" in step:
-                self._check(step["expect"], state)
+                self._check(ctx, step["expect"], state)
         if "final" in body:
             ctx.at, ctx.step, ctx.action = "final", None, None
             ctx.at_line = scenario.line_of(scenario.kind, "final")
-            self._check(body["final"], state)
+            self._check(ctx, body["final"], state)
 
     _run_game = _run_trajectory
 
-    @staticmethod
-    def _check(expect: Mapping[str, Any], state: Mapping[str, Any]) -> None:
-        mismatches = check_expectations(expect, state)
+    def _observations(self, ctx: _Context, expect: Mapping[str, Any]) -> dict[int, Any]:
+        """The observations an ``observe`` expectation names, one `observe` request per seat."""
+        seen: dict[int, Any] = {}
+        for entry in expect.get("observe", ()):
+            seat = entry["seat"]
+            if seat not in seen:
+                answer = self._call(ctx, {"cmd": "observe", "seat": seat})
+                self._require_ok(answer, f"`observe` for seat {seat}", "observe")
+                seen[seat] = answer["observation"]
+        return seen
+
+    def _check(self, ctx: _Context, expect: Mapping[str, Any], state: Mapping[str, Any]) -> None:
+        mismatches = check_expectations(expect, state, self._observations(ctx, expect))
         if mismatches:
             keys = ", ".join(m.key for m in mismatches)
             diff = [line for m in mismatches for line in [f"{m.key}:"] + [f"  {d}" for d in m.diff]]

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from . import __version__
 from .cards import Cards, mask_text
-from .errors import HakkaError, SetupError
+from .errors import HakkaError, IllegalActionError, SetupError
 from .game import Game, deal_hand
 from .hand import Hand, legal_to_json
 from .patterns import INITIAL_ELDERS, KIND_NAMES
@@ -111,7 +111,7 @@ class Session:
 
     def _current(self) -> Hand:
         if self.hand is None:
-            raise SetupError("no hand: send start first")
+            raise IllegalActionError("no hand or game yet: send start first", rule="GAME-2")
         return self.hand
 
     def _act(self, message: Message) -> Message:
