@@ -6,10 +6,29 @@ import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis import strategies as st
+
 from reference_engine import Action, Cards, Hand, Profile
 from reference_engine.profile import DECISIONS
 
 from . import oracle as O
+
+RNG_SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+"""Random play is driven by ``random.Random(n)``: a failure prints ``n``, which replays it."""
+
+
+def play_settings(max_examples: int, **kwargs: Any) -> settings:
+    """Settings for tests that play whole hands: no deadline, and no shrinking (a seed does
+    not shrink into anything simpler, and shrinking whole hands takes minutes)."""
+    return settings(
+        max_examples=max_examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        phases=[Phase.explicit, Phase.reuse, Phase.generate],
+        **kwargs,
+    )
+
 
 ALL_NAMES = [f"{s}{n}" for s in ("Sup", "Gon", "Zok", "Sin") for n in range(1, 10)] + ["WanSin"]
 

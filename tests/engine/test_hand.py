@@ -544,3 +544,30 @@ def test_malformed_action_text_raises_malformed_and_changes_nothing() -> None:
 def test_history_records_every_action() -> None:
     hand = after_first_round()
     assert [(s, str(a)) for s, a in hand.history] == [(0, "call"), (0, "play Sup2"), (1, "play Sup6"), (3, "play Sup8")]
+
+
+# ------------------------------------------------------------------ option combinations
+
+
+def test_pp_leads_wan_sin_only_when_top_suit_has_only_elders_under_d9_exempt_d11_top_suit_elder() -> None:
+    """D9 exempt: Wan Sin may be led "by a PP at any time under D11 any-elder, or when T holds
+    only Elders under top-suit-elder" (decisions.yaml D9, RULES-SEMANTICS.md). Here T = Sup
+    still holds the non-Elders Sup2 and Sup3, so the PP may not lead Wan Sin."""
+    profile = Profile.from_options({"D9": "exempt", "D11": "top-suit-elder", "D6": "privileged-player"})
+    seat1 = "Sup2 Sup3 Sup9 WanSin Gon2 Gon4 Gon6 Gon8 Zok2 Zok4 Zok6 Zok8"
+    hand = make_hand(0, {1: seat1}, dreamer_card="Gon7", profile=profile)
+    hand.apply(0, "pass")
+    hand.apply(1, "call")
+    assert hand.privileged == 1 and hand.to_act == 1
+    singles = {str(a) for a in hand.legal_actions() if len(a.cards) == 1}
+    assert singles == {"play Sup2", "play Sup3", "play Sup9"}  # D11 top-suit-elder adds Sup9, not Wan Sin
+
+
+def test_pp_leads_wan_sin_any_time_under_d9_exempt_d11_any_elder() -> None:
+    profile = Profile.from_options({"D9": "exempt", "D6": "privileged-player"})
+    seat1 = "Sup2 Sup3 Sup9 WanSin Gon2 Gon4 Gon6 Gon9 Zok2 Zok4 Zok6 Zok8"
+    hand = make_hand(0, {1: seat1}, dreamer_card="Gon7", profile=profile)
+    hand.apply(0, "pass")
+    hand.apply(1, "call")
+    singles = {str(a) for a in hand.legal_actions() if len(a.cards) == 1}
+    assert singles == {"play Sup2", "play Sup3", "play Sup9", "play Gon9", "play WanSin"}
