@@ -20,6 +20,7 @@ import pytest
 from reference_engine import (
     Action,
     Cards,
+    HakkaError,
     Hand,
     IllegalActionError,
     MalformedError,
@@ -571,3 +572,20 @@ def test_pp_leads_wan_sin_any_time_under_d9_exempt_d11_any_elder() -> None:
     hand.apply(1, "call")
     singles = {str(a) for a in hand.legal_actions() if len(a.cards) == 1}
     assert singles == {"play Sup2", "play Sup3", "play Sup9", "play Gon9", "play WanSin"}
+
+
+@pytest.mark.parametrize(
+    "action",
+    [Action("play", 1 << 40), Action("discard", 1 << 37), Action("jump"), Action("play", 0)],
+    ids=["play beyond the deck", "discard beyond the deck", "unknown verb", "play no card"],
+)
+def test_constructed_actions_outside_the_notation_are_refused_cleanly(action: Action) -> None:
+    """Action is a public NamedTuple: a value Action.parse would never produce must still be
+    refused with an engine error (not an IndexError), leaving the state unchanged."""
+    hand = fixed()
+    hand.apply(0, "call")
+    before = snapshot(hand)
+    with pytest.raises(HakkaError):
+        hand.apply(0, action)
+    assert snapshot(hand) == before
+    assert not hand.can_apply(0, action)
