@@ -96,6 +96,8 @@ def generate_stubs(app: Sphinx) -> None:
     try:
         spec = load_spec(root)
     except SpecError as exc:
+        # Said plainly first: Sphinx buries an error raised this early in a crash report.
+        sys.stderr.write(f"\nERROR: hakka_spec: {exc}\n\n")
         raise ExtensionError(f"hakka_spec: {exc}") from exc
     app._hakka_spec = spec  # type: ignore[attr-defined]
     src = Path(app.srcdir)
