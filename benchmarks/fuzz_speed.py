@@ -18,20 +18,23 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from conformance.adapters import SubprocessAdapter  # noqa: E402
 from conformance.fuzz.driver import Lockstep, RandomChooser  # noqa: E402
 from conformance.fuzz.endpoints import Reference, open_candidate  # noqa: E402
 from conformance.fuzz.search import search  # noqa: E402
 
-CANDIDATES = {
-    "in-process": "python:reference_engine.wire:Session",
-    "subprocess": f"cmd:{sys.executable} -m reference_engine",
+ROOT = Path(__file__).resolve().parent.parent
+CANDIDATES: dict[str, Callable[[], Any]] = {
+    "in-process": lambda: "python:reference_engine.wire:Session",
+    "subprocess": lambda: SubprocessAdapter([sys.executable, "-m", "reference_engine"], 30.0, cwd=str(ROOT)),
 }
 
 
-def measure(engine: str, hands: int, seed: int, observe: bool, chooser: str) -> tuple[float, int, int]:
+def measure(engine: Any, hands: int, seed: int, observe: bool, chooser: str) -> tuple[float, int, int]:
     """Seconds, actions and candidate requests for ``hands`` differential hands."""
     candidate = open_candidate(engine, timeout=30.0)
     try:
@@ -63,7 +66,7 @@ def main(argv: list[str] | None = None) -> None:
     for name, engine in CANDIDATES.items():
         for chooser in ("hypothesis", "random"):
             for observe in (True, False):
-                seconds, actions, requests = measure(engine, args.hands, args.seed, observe, chooser)
+                seconds, actions, requests = measure(engine(), args.hands, args.seed, observe, chooser)
                 print(f"{name:12} {chooser:11} {'yes' if observe else 'no':8} {args.hands / seconds:9,.1f} "
                       f"{actions / seconds:10,.0f} {requests / seconds:11,.0f}", flush=True)
 

@@ -15,12 +15,32 @@ the candidate (:mod:`~conformance.fuzz.scenario`).
 (True, 3)
 
 Command line: ``python -m conformance.fuzz --engine ENGINE --hands N --seed S``.
+
+
+Hypothesis (the ``dev`` extra) is needed to fuzz; importing
+:mod:`conformance.fuzz.cli` (to add the ``fuzz`` subcommand) does not need it.
 """
 
-from .driver import CandidateFailure, Disagreement, HandOutcome, Lockstep, Step, Trace
-from .run import DEFAULT_OUT, FuzzConfig, FuzzConfigError, FuzzReport, fuzz
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = [
     "CandidateFailure", "DEFAULT_OUT", "Disagreement", "FuzzConfig", "FuzzConfigError", "FuzzReport",
     "HandOutcome", "Lockstep", "Step", "Trace", "fuzz",
 ]
+
+_FROM_DRIVER = {"CandidateFailure", "Disagreement", "HandOutcome", "Lockstep", "Step", "Trace"}
+
+
+def __getattr__(name: str) -> Any:
+    # Imported on first use, so that ``conformance.fuzz.cli`` loads without Hypothesis.
+    if name in _FROM_DRIVER:
+        from . import driver
+
+        return getattr(driver, name)
+    if name in __all__:
+        from . import run
+
+        return getattr(run, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,13 +13,18 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..adapters import ENGINE_SPEC_HELP
 from ..errors import ConformanceError, InputError
+from ..paths import DEFAULT_SCENARIOS_DIR
 from .driver import SETUP_KINDS
-from .run import DEFAULT_OUT, FuzzConfig, fuzz
-from .search import SearchResult
+
+if TYPE_CHECKING:
+    from .run import FuzzConfig
+    from .search import SearchResult
+
+DEFAULT_OUT = DEFAULT_SCENARIOS_DIR / "generated" / "fuzz"
 
 DESCRIPTION = ("Differential fuzzing: play random hands on the reference engine and a candidate in lockstep, "
                "compare state and observations at every step, shrink the first disagreement and write it as a "
@@ -65,6 +70,9 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--validate", action="store_true",
                         help="validate every answer of the candidate against the protocol schemas (slower)")
     parser.add_argument("--progress", action="store_true", help="print progress to stderr")
+    if not any("--spec" in a.option_strings for a in parser._actions):
+        parser.add_argument("--spec", type=Path, default=None, metavar="DIR",
+                            help="the spec/ directory (schemas, clauses) for writing and checking scenarios")
     parser.epilog = ENGINE_SPEC_HELP
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
@@ -80,6 +88,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def config_from_args(args: argparse.Namespace) -> FuzzConfig:
+    from .run import FuzzConfig
+
     return FuzzConfig(
         engine=args.engine,
         hands=args.hands,
@@ -94,11 +104,18 @@ def config_from_args(args: argparse.Namespace) -> FuzzConfig:
         timeout=args.timeout if args.timeout > 0 else None,
         validate=args.validate,
         shrink_seconds=args.shrink_seconds if args.shrink_seconds > 0 else None,
+        spec_dir=args.spec,
     )
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the ``fuzz`` command; returns the exit status."""
+    try:
+        from .run import fuzz
+    except ImportError as exc:
+        print(f"error: the fuzz command needs Hypothesis ({exc}); pip install 'hypothesis>=6.100' "
+              "or the package's dev extra", file=sys.stderr)
+        return 2
     try:
         config = config_from_args(args)
         progress = None

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conformance.adapters import parse_engine_spec
+from conformance.adapters import SubprocessAdapter, parse_engine_spec
 from conformance.engine import Engine
 from conformance.fuzz import FuzzConfig, FuzzConfigError, fuzz
 from conformance.fuzz.cli import main
@@ -112,7 +112,9 @@ def test_reference_under_options_against_itself_finds_nothing() -> None:
 
 
 def test_subprocess_reference_finds_nothing() -> None:
-    report = fuzz(FuzzConfig(engine="reference-subprocess", hands=8, seed=2, out=None))
+    # ``python -m reference_engine`` from the repository root, installed or not
+    engine = SubprocessAdapter([sys.executable, "-m", "reference_engine"], timeout=30, cwd=str(ROOT))
+    report = fuzz(FuzzConfig(engine=engine, hands=8, seed=2, out=None))
     assert report.ok, report.format()
 
 
