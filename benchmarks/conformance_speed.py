@@ -1,0 +1,60 @@
+"""Scenarios per second through the in-process adapter and through the subprocess protocol.
+
+    python benchmarks/conformance_speed.py [--repeat 3]
+
+Runs the whole corpus against the reference engine both ways (response
+schema validation on, as in a normal run) and prints scenarios/s and the
+subprocess/in-process time ratio (target: at most 2x).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from conformance.adapters import parse_engine_spec  # noqa: E402
+from conformance.engine import Engine  # noqa: E402
+from conformance.loader import load_scenarios  # noqa: E402
+from conformance.paths import DEFAULT_SCENARIOS_DIR, default_spec_dir  # noqa: E402
+from conformance.results import PASS  # noqa: E402
+from conformance.runner import run_scenarios  # noqa: E402
+from conformance.schemas import load_schemas  # noqa: E402
+from conformance.specdata import load_spec_data  # noqa: E402
+
+
+def best_time(engine_text: str, repeat: int) -> tuple[float, int, int]:
+    spec_dir = default_spec_dir()
+    schemas = load_schemas(spec_dir / "schema")
+    spec = load_spec_data(spec_dir)
+    scenarios = load_scenarios([DEFAULT_SCENARIOS_DIR], schemas, spec)
+    best = float("inf")
+    passed = 0
+    for _ in range(repeat):
+        engine = Engine(parse_engine_spec(engine_text), schemas)
+        engine.ensure_started()  # process start-up is not part of the per-scenario figure
+        start = time.perf_counter()
+        results = run_scenarios(scenarios, engine, spec)
+        best = min(best, time.perf_counter() - start)
+        engine.close()
+        passed = sum(r.status == PASS for r in results)
+    return best, len(scenarios), passed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    inproc, n, ok1 = best_time("reference", args.repeat)
+    subproc, _, ok2 = best_time("reference-subprocess", args.repeat)
+    print(f"scenarios: {n} (passed: in-process {ok1}, subprocess {ok2})")
+    print(f"in-process: {inproc:.2f} s  {n / inproc:,.0f} scenarios/s")
+    print(f"subprocess: {subproc:.2f} s  {n / subproc:,.0f} scenarios/s")
+    print(f"subprocess / in-process time: {subproc / inproc:.2f}x (target <= 2x)")
+
+
+if __name__ == "__main__":
+    main()
