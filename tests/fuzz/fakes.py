@@ -73,6 +73,22 @@ class AcceptsWrongSeat(Session):
         return super().handle(message)
 
 
+class FixedAnySuit(Session):
+    """Not configurable: always plays under D7=any-suit and ignores the options it is sent."""
+
+    name = "fake-fixed-any-suit"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        if message.get("cmd") == "hello":
+            answer = super().handle(message)
+            answer["configurable"] = False
+            answer["options"] = {"D7": "any-suit"}
+            return answer
+        if message.get("cmd") in ("start", "pattern"):
+            message = {**message, "options": {"D7": "any-suit"}}
+        return super().handle(message)
+
+
 FAKES = {
     "crash-on-second-pass": CrashOnSecondPass,
     "hang": HangOnSecondSeatCall,

@@ -129,6 +129,15 @@ def test_options_are_the_scenarios_requirements(tmp_path: Path) -> None:
     assert scenario["requires"] == {"D7": "any-suit"}
 
 
+def test_a_fixed_engine_is_fuzzed_under_the_options_it_declares() -> None:
+    report = fuzz(FuzzConfig(engine=fakes.FixedAnySuit, hands=15, seed=0, out=None))
+    assert report.ok, report.format()
+    assert report.options == {"D7": "any-suit"}
+    # options it does not follow cannot be fuzzed
+    with pytest.raises(FuzzConfigError, match="not configurable"):
+        fuzz(FuzzConfig(engine=fakes.FixedAnySuit, hands=1, out=None, options={"D7": "same-suit"}))
+
+
 def test_unknown_option_is_a_configuration_error() -> None:
     with pytest.raises(FuzzConfigError):
         fuzz(FuzzConfig(engine="reference", hands=1, out=None, options={"D7": "sideways"}))
