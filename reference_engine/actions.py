@@ -15,7 +15,7 @@ from itertools import combinations
 from math import comb
 from typing import Final, NamedTuple
 
-from .cards import Cards, indices, mask_text, parse_mask
+from .cards import FULL_DECK, Cards, indices, mask_text, parse_mask
 from .errors import MalformedError
 
 CALL: Final = "call"
@@ -64,6 +64,18 @@ class Action(NamedTuple):
     @property
     def cards(self) -> Cards:
         return Cards(self.mask)
+
+    def problem(self) -> str | None:
+        """Why this value is not an action :meth:`parse` could produce, or ``None``."""
+        if self.verb not in _ORDER:
+            return f"unknown verb {self.verb!r}; verbs: {', '.join(VERBS)}"
+        if not isinstance(self.mask, int) or not 0 <= self.mask <= FULL_DECK:
+            return f"{self.mask!r} is not a set of cards of the 37-card deck"
+        if self.verb in VERBS_WITH_CARDS and not self.mask:
+            return f"{self.verb!r} needs at least one card"
+        if self.verb not in VERBS_WITH_CARDS and self.mask:
+            return f"{self.verb!r} takes no cards"
+        return None
 
     def sort_key(self) -> tuple[int, int, tuple[int, ...]]:
         """Canonical order: by verb, then fewer cards, then card order."""
