@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, ClassVar, Final
 
 from .actions import (
     CALL,
@@ -257,10 +257,12 @@ class Hand:
         """A hand dealt from the deck that ``seed`` shuffles (DEAL-5, D33)."""
         return cls.from_deck(dealer, seeded_deck(seed), profile)
 
+    tables_class: ClassVar[type[PatternTables]] = PatternTables
+    """The pattern tables this class plays with; a variant engine may supply its own."""
+
     @classmethod
     def pattern_tables(cls, profile: Profile) -> PatternTables:
-        """The pattern tables this class plays with (a subclass may supply its own)."""
-        return tables_for(profile)
+        return tables_for(profile, cls.tables_class)
 
     @classmethod
     def _new(cls, dealer: int, masks: list[int], profile: Profile) -> Hand:
@@ -279,7 +281,7 @@ class Hand:
         self.privileged = None
         self.played = 0
         self.discarded = 0
-        self.elders = INITIAL_ELDERS
+        self.elders = self._elders_given(0)
         self.tricks = [0, 0, 0, 0]
         self.leader = dealer
         self.plays = []
@@ -357,22 +359,12 @@ class Hand:
         return _NOTHING
 
     def _lead_actions(self, seat: int) -> tuple[Action, ...]:
+        """PLAY-2: any Run or Set in hand, or a Single the lead rules allow."""
         hand = self.hands[seat]
-        actions: list[Action] = []
-        for suit in range(4):  # Runs (PAT-1) may always be led
-            bits = (hand >> (9 * suit)) & 0x1FF
-            if bits:
-                for run, _length, _top in RUNS_IN[bits]:
-                    actions.append(_play(run << (9 * suit)))
         tables = self.tables
-        sets_in = tables.sets_in
-        for n in range(1, 10):  # Sets (PAT-3) may always be led
-            bits = hand & tables.set_masks[n]
-            if bits.bit_count() >= 3:
-                for set_mask in sets_in[bits]:
-                    actions.append(_play(set_mask))
-        for index in indices(self.leadable_singles(seat)):
-            actions.append(_play(1 << index))
+        actions = [_play(mask) for mask in tables.runs_in_hand(hand)]
+        actions += [_play(mask) for mask in tables.sets_in_hand(hand)]
+        actions += [_play(1 << index) for index in indices(self.leadable_singles(seat))]
         return tuple(actions)
 
     def leadable_singles(self, seat: int) -> int:
@@ -398,9 +390,9 @@ class Hand:
         if seat == self.privileged:  # ELD-5, D11
             if profile.privilege == "any-elder":
                 allowed |= hand & elders
-            else:
+                may_lead_elder = True
+            else:  # only the Elders of the top suit, so Wan Sin stays bound (D9)
                 allowed |= top & elders
-            may_lead_elder = True
         if exempt and may_lead_elder:
             allowed |= wan_sin
         return allowed
@@ -411,39 +403,47 @@ class Hand:
             return self.lead_mask, self.lead_rank, self.lead_elder
         return self.best_mask, self.best_rank, self.best_elder
 
-    def _follow_actions(self, seat: int) -> LegalActions:
+    def _follow_pool(self, seat: int) -> int:
+        """The cards a follower may beat or discard with (D8)."""
         hand = self.hands[seat]
+        if self.best_kind == SINGLE and self.profile.follower_suit_rule == "followers-too":
+            return top_suit_mask(hand)
+        return hand
+
+    def _follow_size_ok(self, size: int, target_size: int) -> bool:
+        """PLAY-3: a follower plays as many cards as the pattern led."""
+        return size == target_size
+
+    def _may_discard(self, can_beat: bool) -> bool:
+        """PLAY-4, D12: discarding is for a follower who cannot beat."""
+        return not can_beat or self.profile.must_beat == "may-discard"
+
+    def _discard_count(self, target_size: int) -> int:
+        """PLAY-4: a discard holds as many cards as the pattern led."""
+        return target_size
+
+    def _follow_actions(self, seat: int) -> LegalActions:
+        """PLAY-3, PLAY-4: the plays that beat the target, or the discard option."""
         target, rank, target_elder = self._target()
         kind = self.best_kind
         size = target.bit_count()
         tables = self.tables
-        pool = hand
+        pool = self._follow_pool(seat)
         actions: list[Action] = []
         if kind == SINGLE:
-            if self.profile.follower_suit_rule == "followers-too":  # D8
-                pool = top_suit_mask(hand)
-            if not target_elder:  # ELD-3: an Elder Single is unbeatable
+            if not tables.single_unbeatable(target, target_elder):
                 beaters = pool & tables.single_beaters[target.bit_length() - 1]
-                for index in indices(beaters):
-                    actions.append(_play(1 << index))
-        elif kind == RUN:
-            for suit in range(4):
-                bits = (hand >> (9 * suit)) & 0x1FF
-                if not bits:
-                    continue
-                for run, length, top in RUNS_IN[bits]:
-                    if length == size and (3 - suit) * 16 + top > rank:
-                        actions.append(_play(run << (9 * suit)))
+                actions = [_play(1 << index) for index in indices(beaters)]
         else:
-            set_rank_of = _SET_RANKS[self.profile.set_of_ones]
-            for n in range(1, 10):
-                bits = hand & tables.set_masks[n]
-                if bits.bit_count() >= size and tables.set_beats(set_rank_of[n], rank):
-                    for set_mask in tables.sets_in[bits]:
-                        if set_mask.bit_count() == size:
-                            actions.append(_play(set_mask))
-        if not actions or self.profile.must_beat == "may-discard":  # PLAY-4, D12
-            return LegalActions(tuple(actions), DiscardOption(size, pool))
+            hand = self.hands[seat]
+            candidates = tables.runs_in_hand(hand) if kind == RUN else tables.sets_in_hand(hand)
+            for mask in candidates:
+                if self._follow_size_ok(mask.bit_count(), size):
+                    ckind, crank = tables.classify(mask)
+                    if ckind == kind and tables.rank_beats(kind, crank, rank):
+                        actions.append(_play(mask))
+        if self._may_discard(bool(actions)):
+            return LegalActions(tuple(actions), DiscardOption(self._discard_count(size), pool))
         return LegalActions(tuple(actions))
 
     # ---------------------------------------------------------------- actions
@@ -462,6 +462,9 @@ class Hand:
                 action = Action.parse(action)
             except MalformedError as exc:
                 raise MalformedError(exc.message, rule=exc.rule, seat=seat, action=str(exc.action)) from None
+        problem = action.problem()
+        if problem is not None:
+            raise MalformedError(problem, seat=seat, action=f"{action.verb} <mask {action.mask!r}>")
         if self.to_act != seat or action not in self.legal_actions():
             raise self._explain(seat, action)
         return action
@@ -492,15 +495,22 @@ class Hand:
         self.caller = seat  # CALL-5: the first Call ends Calling
         if seat != self.dealer:  # CALL-4, D30
             self.privileged = seat
-        holder = next((s for s in self.active_seats if self.hands[s] & FIVE_TIGERS == FIVE_TIGERS), None)
-        if holder is not None:  # TIG-1
-            if self.profile.five_tigers == "automatic":
-                self._end_with_claim(holder, 8, "five-tigers")
-                return
+        self._end_calling()
+
+    def _tigers_holder(self) -> int | None:
+        """The active seat holding the Five Tigers, if any (TIG-1)."""
+        return next((s for s in self.active_seats if self.hands[s] & FIVE_TIGERS == FIVE_TIGERS), None)
+
+    def _end_calling(self) -> None:
+        """Calling is over with a caller: the Five Tigers win at once (TIG-1, D24), else Playing."""
+        holder = self._tigers_holder()
+        if holder is None:
+            self._start_playing()
+        elif self.profile.five_tigers == "automatic":
+            self._end_with_claim(holder, 8, "five-tigers")
+        else:
             self.phase = TIGERS_PHASE
             self.to_act = holder
-            return
-        self._start_playing()
 
     def _pass(self, seat: int) -> None:
         after = self.next_seat(seat)
@@ -536,26 +546,23 @@ class Hand:
         mask = action.mask
         self.hands[seat] ^= mask
         self.plays.append(Play(seat, action))
-        if action.verb == PLAY:
+        face_up = action.verb == PLAY
+        if face_up:
             was_elder = bool(mask & self.elders)
+            kind, rank = self.tables.classify(mask)
             if self.acted == 0:
-                kind, rank = self.tables.classify(mask)
                 self.lead_mask = self.best_mask = mask
                 self.lead_rank = self.best_rank = rank
                 self.lead_elder = self.best_elder = was_elder
                 self.best_kind = kind
                 self.best_seat = seat
-            else:
-                kind, rank = self.tables.classify(mask)
-                if self._beats_best(mask, rank):
-                    self.best_mask, self.best_rank, self.best_elder = mask, rank, was_elder
-                    self.best_seat = seat
+            elif self._beats_best(mask, rank):
+                self.best_mask, self.best_rank, self.best_elder = mask, rank, was_elder
+                self.best_seat = seat
             self.played |= mask
-            self.elders = elders_given(self._gone())  # ELD-2, D35: at once
         else:
             self.discarded |= mask  # PLAY-5: face down
-            if self.profile.elder_promotion == "face-up-and-discards":
-                self.elders = elders_given(self._gone())
+        self._update_elders(face_up)
         self.acted += 1
         if self.acted < 3:
             self.to_act = self.next_seat(seat)
@@ -565,21 +572,30 @@ class Hand:
         self.last_winning_pattern = self.best_mask
         self._claim_chance(winner)
 
+    def _elders_given(self, gone: int) -> int:
+        """Every Elder when the cards of ``gone`` have left play (ELD-1, ELD-2)."""
+        return elders_given(gone)
+
+    def _update_elders(self, face_up: bool) -> None:
+        """ELD-2, D19, D35: recompute the Elders at once after a play (or a discard)."""
+        if face_up or self.profile.elder_promotion == "face-up-and-discards":
+            self.elders = self._elders_given(self._gone())
+
     def _gone(self) -> int:
+        """The cards that count as gone for promotion (D19)."""
         if self.profile.elder_promotion == "face-up-and-discards":
             return self.played | self.discarded
         return self.played
 
     def _beats_best(self, mask: int, rank: int) -> bool:
         """Under D13 ``lead`` a follower beat the lead; is it also better than the best?"""
+        tables = self.tables
         kind = self.best_kind
-        if kind == RUN:
-            return rank > self.best_rank
-        if kind == SET:
-            return self.tables.set_beats(rank, self.best_rank)
-        if self.best_elder:
+        if kind != SINGLE:
+            return tables.rank_beats(kind, rank, self.best_rank)
+        if tables.single_unbeatable(self.best_mask, self.best_elder):
             return False
-        return bool(self.tables.single_beaters[self.best_mask.bit_length() - 1] & mask)
+        return bool(tables.single_beaters[self.best_mask.bit_length() - 1] & mask)
 
     def _claim_chance(self, winner: int) -> None:
         if self.claim_count(winner) >= 6:  # CLAIM-1
@@ -598,29 +614,39 @@ class Hand:
             return
         self._finish(HandResult.played_out(self._next_dealer(), self.profile))  # PLAY-8, D23
 
+    def _claimed_count(self, winner: int) -> int:
+        """The count a claim scores (CLAIM-1, D22)."""
+        if self.profile.claim_count == "tricks-plus-elders":
+            return self.claim_count(winner)
+        return self.tricks[winner]
+
+    def _matched_hand(self, winner: int, end: str) -> int:
+        """The cards matched against the Dreamer's card (SCORE-4, D26)."""
+        if end != "claim":
+            return self.dealt[winner]
+        option = self.profile.dreamer_matches
+        if option == "hand-at-claim":
+            return self.hands[winner]
+        if option == "winning-pattern":
+            return self.last_winning_pattern
+        return self.dealt[winner]
+
+    def _score(self, **facts: Any) -> HandResult:
+        """Score a won hand (SCORE-*); see :func:`~reference_engine.scoring.score_claim`."""
+        return score_claim(**facts)
+
     def _end_with_claim(self, winner: int, count: int, end: str) -> None:
         if end == "claim":
-            count = self.tricks[winner] + (
-                (self.hands[winner] & self.elders).bit_count()
-                if self.profile.claim_count == "tricks-plus-elders"
-                else 0
-            )
-            matched = {
-                "dealt-hand": self.dealt[winner],
-                "hand-at-claim": self.hands[winner],
-                "winning-pattern": self.last_winning_pattern,
-            }[self.profile.dreamer_matches]
-        else:
-            matched = self.dealt[winner]
+            count = self._claimed_count(winner)
         self._finish(
-            score_claim(
+            self._score(
                 end=end,
                 winner=winner,
                 tricks=count,
                 dealer=self.dealer,
                 privileged=self.privileged,
                 dreamer_card=self.dreamer_card,
-                winning_hand=matched,
+                winning_hand=self._matched_hand(winner, end),
                 next_dealer=self._next_dealer(),
                 profile=self.profile,
             )

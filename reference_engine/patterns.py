@@ -136,29 +136,57 @@ class PatternTables:
             return challenger_rank == 10
         return challenger_rank > current_rank
 
+    def rank_beats(self, kind: int, challenger_rank: int, current_rank: int) -> bool:
+        """Does a Run or Set of ``challenger_rank`` beat one of ``current_rank`` (PAT-2, PAT-4)?"""
+        if kind == RUN:
+            return challenger_rank > current_rank
+        return self.set_beats(challenger_rank, current_rank)
+
+    def single_unbeatable(self, current: int, was_elder: bool) -> bool:
+        """ELD-3, D20: a Single that was an Elder when played cannot be beaten."""
+        return was_elder
+
+    def runs_in_hand(self, hand: int) -> list[int]:
+        """Every Run in ``hand`` (PAT-1)."""
+        runs = []
+        for suit in range(4):
+            bits = (hand >> (9 * suit)) & 0x1FF
+            if bits:
+                for run, _length, _top in RUNS_IN[bits]:
+                    runs.append(run << (9 * suit))
+        return runs
+
+    def sets_in_hand(self, hand: int) -> list[int]:
+        """Every Set in ``hand`` (PAT-3, D17)."""
+        sets: list[int] = []
+        for n in range(1, 10):
+            bits = hand & self.set_masks[n]
+            if bits.bit_count() >= 3:
+                sets.extend(self.sets_in[bits])
+        return sets
+
     def beats_mask(self, challenger: int, current: int, elders: int) -> bool:
         """Does ``challenger`` beat ``current`` (winning so far) with ``elders`` at its play?"""
         kind, rank = self.classify(challenger)
         ckind, crank = self.classify(current)
         if kind == NONE or kind != ckind or challenger.bit_count() != current.bit_count():
             return False
-        if kind == RUN:
-            return rank > crank
-        if kind == SET:
-            return self.set_beats(rank, crank)
-        if current & elders:  # ELD-3, D20: an Elder Single is unbeatable
+        if kind != SINGLE:
+            return self.rank_beats(kind, rank, crank)
+        if self.single_unbeatable(current, bool(current & elders)):
             return False
         return bool(self.single_beaters[current.bit_length() - 1] & challenger)
 
 
-_TABLES: dict[Profile, PatternTables] = {}
+_TABLES: dict[tuple[type[PatternTables], Profile], PatternTables] = {}
 
 
-def tables_for(profile: Profile) -> PatternTables:
+def tables_for(profile: Profile, tables_class: type[PatternTables] = PatternTables) -> PatternTables:
     """The (cached) pattern tables of a profile."""
-    tables = _TABLES.get(profile)
+    key = (tables_class, profile)
+    tables = _TABLES.get(key)
     if tables is None:
-        tables = _TABLES[profile] = PatternTables(profile)
+        tables = _TABLES[key] = tables_class(profile)
     return tables
 
 
