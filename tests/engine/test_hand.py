@@ -589,3 +589,23 @@ def test_constructed_actions_outside_the_notation_are_refused_cleanly(action: Ac
         hand.apply(0, action)
     assert snapshot(hand) == before
     assert not hand.can_apply(0, action)
+
+
+@pytest.mark.parametrize("d8", ["leader-only", "followers-too"])
+def test_follower_suit_rule(d8: str) -> None:  # D8, D14
+    seat0 = "Sup8 Sup9 Gon2 Gon3 Gon4 Zok2 Zok3 Zok4 Sin2 Sin3 Sin4 Sin5"
+    seat1 = "Sup2 Sup3 Gon5 Gon6 Gon8 Gon9 Zok6 Zok7 Zok8 Zok9 Sin8 Sin9"
+    hand = make_hand(0, {0: seat0, 1: seat1}, dreamer_card="Gon7", profile=Profile.from_options({"D8": d8}))
+    hand.apply(0, "call")
+    hand.apply(0, "play Sup8")  # the only non-Elder of his top suit
+    legal = hand.legal_actions()
+    assert legal.actions == ()  # Sup9 is with the leader: nobody can beat Sup8
+    assert legal.discard is not None and legal.discard.count == 1
+    if d8 == "leader-only":
+        assert Cards(legal.discard.allowed) == Cards.parse(seat1)
+        hand.apply(1, "discard Gon5")
+    else:
+        assert Cards(legal.discard.allowed) == Cards.parse("Sup2 Sup3")  # his top suit T
+        expect_illegal(hand, 1, "discard Gon5", "D8")
+        hand.apply(1, "discard Sup3")
+    assert hand.to_act == 3
