@@ -594,7 +594,7 @@ def test_constructed_actions_outside_the_notation_are_refused_cleanly(action: Ac
 @pytest.mark.parametrize("d8", ["leader-only", "followers-too"])
 def test_follower_suit_rule(d8: str) -> None:  # D8, D14
     seat0 = "Sup8 Sup9 Gon2 Gon3 Gon4 Zok2 Zok3 Zok4 Sin2 Sin3 Sin4 Sin5"
-    seat1 = "Sup2 Sup3 Gon5 Gon6 Gon8 Gon9 Zok6 Zok7 Zok8 Zok9 Sin8 Sin9"
+    seat1 = "Sup2 Sup3 Gon1 Gon5 Gon6 Gon8 Zok6 Zok7 Zok8 Zok9 Sin8 Sin9"
     hand = make_hand(0, {0: seat0, 1: seat1}, dreamer_card="Gon7", profile=Profile.from_options({"D8": d8}))
     hand.apply(0, "call")
     hand.apply(0, "play Sup8")  # the only non-Elder of his top suit
