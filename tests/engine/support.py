@@ -42,9 +42,13 @@ def make_hand(
     hands: Mapping[int, str] | None = None,
     dreamer_card: str | None = None,
     profile: Profile = Profile(),
+    five_tigers: bool = False,
 ) -> Hand:
     """Explicit deal: the given seats get the given cards (topped up to 12 in canonical order
-    from the cards nobody was given); the Dreamer gets ``dreamer_card`` (or the next free card)."""
+    from the cards nobody was given); the Dreamer gets ``dreamer_card`` (or the next free card).
+
+    Unless ``five_tigers``, no seat may end up with Sup1 Gon1 Zok1 Sin1 WanSin by accident
+    (TIG-1 would end the hand at the first call)."""
     hands = dict(hands or {})
     dreamer = (dealer + 2) % 4
     given: dict[int, list[str]] = {s: str(Cards.parse(t)).split() for s, t in hands.items()}
@@ -61,6 +65,9 @@ def make_hand(
         while len(cs) < want:
             cs.append(free.pop(0))
         final.append(" ".join(cs))
+    tigers = {"Sup1", "Gon1", "Zok1", "Sin1", "WanSin"}
+    holds = [seat for seat in range(4) if tigers <= set(final[seat].split())]
+    assert bool(holds) == five_tigers, f"Five Tigers held by {holds}: give the 1s out explicitly"
     return Hand.deal(dealer, final, profile)
 
 

@@ -440,7 +440,7 @@ TIGER_SEAT1 = "Sup1 Gon1 Zok1 Sin1 WanSin Sup2 Sup3 Sup4 Gon2 Gon3 Gon4 Zok2"
     ],
 )
 def test_five_tigers_automatic(options: dict[str, str], calls: list[tuple[int, str]], deltas: tuple[int, ...]) -> None:
-    hand = make_hand(0, {1: TIGER_SEAT1}, dreamer_card="Gon7", profile=Profile.from_options(options))
+    hand = make_hand(0, {1: TIGER_SEAT1}, dreamer_card="Gon7", profile=Profile.from_options(options), five_tigers=True)
     for seat, verb in calls:
         hand.apply(seat, verb)
     assert hand.phase == "ended"
@@ -453,19 +453,19 @@ def test_five_tigers_automatic(options: dict[str, str], calls: list[tuple[int, s
 def test_five_tigers_dreamer_counted_from_dealt_hand() -> None:  # D34 as-claim, D26
     seat1 = "Sup1 Gon1 Zok1 Sin1 WanSin Sup7 Zok7 Sin7 Gon2 Gon3 Gon4 Zok2"
     for d26 in ("dealt-hand", "hand-at-claim", "winning-pattern"):
-        hand = make_hand(0, {1: seat1}, dreamer_card="Gon7", profile=Profile.from_options({"D26": d26}))
+        hand = make_hand(0, {1: seat1}, dreamer_card="Gon7", profile=Profile.from_options({"D26": d26}), five_tigers=True)
         hand.apply(0, "call")
         assert hand.result is not None
         assert hand.result.dreamer_count == 8
         assert hand.result.deltas == (-8, 8, 8, -8)
-    hand = make_hand(0, {1: seat1}, dreamer_card="Gon7", profile=Profile.from_options({"D34": "winner-only"}))
+    hand = make_hand(0, {1: seat1}, dreamer_card="Gon7", profile=Profile.from_options({"D34": "winner-only"}), five_tigers=True)
     hand.apply(0, "call")
     assert hand.result is not None and hand.result.deltas == (-4, 8, 0, -4)
 
 
 def test_five_tigers_declared() -> None:  # D24 declared
     profile = Profile.from_options({"D24": "declared"})
-    hand = make_hand(0, {1: TIGER_SEAT1}, dreamer_card="Gon7", profile=profile)
+    hand = make_hand(0, {1: TIGER_SEAT1}, dreamer_card="Gon7", profile=profile, five_tigers=True)
     hand.apply(0, "call")
     assert hand.phase == "tigers" and hand.to_act == 1
     assert {str(a) for a in hand.legal_actions()} == {"tigers", "decline"}
@@ -479,7 +479,7 @@ def test_five_tigers_declared() -> None:  # D24 declared
 
 
 def test_no_five_tigers_without_a_call() -> None:  # CALL-6 first
-    hand = make_hand(0, {1: TIGER_SEAT1}, dreamer_card="Gon7")
+    hand = make_hand(0, {1: TIGER_SEAT1}, dreamer_card="Gon7", five_tigers=True)
     for seat in (0, 1, 3):
         hand.apply(seat, "pass")
     assert hand.result is not None and hand.result.end == "void"
