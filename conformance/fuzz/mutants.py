@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.only:
         mutants = [m for m in mutants if any(fnmatch.fnmatchcase(m.id, g) for g in args.only)]
-    print(f"{'mutant':40} {'hands to 1st diff':>16}  {'time':>7}  shrunk hand")
+    print(f"{'mutant':40} {'hands to 1st diff':>16}  {'time':>7}  hand (shrunk unless --no-shrink)")
     rows = fuzz_mutants(mutants, hands=args.hands, seed=args.seed, out=args.out, shrink=not args.no_shrink,
                         observe=False if args.no_observe else None,
                         progress=lambda row: print(format_row(row, args.hands), flush=True))
