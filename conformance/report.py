@@ -105,6 +105,11 @@ def summary_table(results: list[Result]) -> str:
     return "\n".join([fmt(header), rule] + [fmt(r) for r in rows[:-1]] + [rule, fmt(rows[-1])])
 
 
+def rule_anchor(clause: str) -> str:
+    """Where a clause is in the built rulebook, relative to its root (docs/_build/html)."""
+    return f"rules/{clause.split('-')[0].lower()}.html#{clause.lower()}"
+
+
 def failure_details(results: list[Result], show_stderr: bool = True) -> str:
     blocks = []
     for r in results:
@@ -118,8 +123,7 @@ def failure_details(results: list[Result], show_stderr: bool = True) -> str:
         if r.key:
             lines.append(f"  key:    {r.key}")
         lines.append(f"  reason: {r.reason}")
-        if r.original_status and r.status == XPASS:
-            pass
+        lines.append(f"  rules:  {', '.join(rule_anchor(c) for c in r.clauses)}")
         for d in r.diff:
             lines.append(f"    {d}")
         if show_stderr and r.stderr.strip():

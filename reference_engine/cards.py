@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
-from .errors import MalformedError
+from .errors import MalformedError, SetupError
 
 SUITS: Final = ("Sup", "Gon", "Zok", "Sin")
 """Suit names, highest first (CARDS-2): suit index 0 is the highest."""
@@ -115,6 +115,8 @@ class Card:
     index: int
 
     def __new__(cls, index: int) -> Card:
+        if not isinstance(index, int) or not 0 <= index < DECK_SIZE:
+            raise MalformedError(f"{index!r} is not a card index (0-36)", rule="CARDS-1")
         return _CARDS[index]
 
     @classmethod
@@ -241,7 +243,9 @@ def seeded_deck(seed: int) -> list[int]:
     >>> mask_text(sum(1 << i for i in seeded_deck(7)[:4])) != ""
     True
     """
-    state = seed & _M64
+    if not 0 <= seed <= _M64:
+        raise SetupError(f"a seed is a 64-bit unsigned integer, not {seed}", rule="DEAL-5")
+    state = seed
     deck = canonical_deck()
     for i in range(DECK_SIZE - 1, 0, -1):
         state = (state + 0x9E3779B97F4A7C15) & _M64

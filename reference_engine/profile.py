@@ -123,7 +123,9 @@ class Profile:
         changes: dict[str, str] = {}
         for decision, option in options.items():
             if decision not in _BY_ID:
-                raise SetupError(f"unknown decision {decision!r}", rule=decision)
+                raise SetupError(
+                    f"unknown decision {decision!r}: decisions are D1-D{len(DECISIONS)} (spec/decisions.yaml)"
+                )
             changes[_BY_ID[decision][0]] = option
         return replace(cls(), **changes)  # type: ignore[arg-type]
 

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from . import __version__
 from .cards import Cards, mask_text
-from .errors import HakkaError, IllegalActionError, SetupError
+from .errors import HakkaError, IllegalActionError, MalformedError, SetupError
 from .game import Game, deal_hand
 from .hand import Hand, legal_to_json
 from .patterns import INITIAL_ELDERS, KIND_NAMES
@@ -165,7 +165,10 @@ class Session:
         return state
 
     def _observe(self, message: Message) -> Message:
-        return {"ok": True, "observation": self._current().observation(message["seat"])}
+        seat = message.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+            raise MalformedError(f"observe needs a seat 0-3, not {seat!r}", rule="GAME-5")
+        return {"ok": True, "observation": self._current().observation(seat)}
 
     def _pattern(self, message: Message) -> Message:
         tables = self.hand_class.pattern_tables(self._profile(message))

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference_engine import Card, Cards, MalformedError, seeded_deck
+from reference_engine import Card, Cards, MalformedError, SetupError, seeded_deck
 from reference_engine.cards import ALL_CARDS, DECK_SIZE, canonical_deck
 
 CANONICAL = [f"{s}{n}" for s in ("Sup", "Gon", "Zok", "Sin") for n in range(1, 10)] + ["WanSin"]
@@ -196,3 +196,16 @@ def test_seeded_deck_is_deterministic_and_seed_dependent() -> None:
     assert seeded_deck(7) == seeded_deck(7)
     assert seeded_deck(7) != seeded_deck(8)
     assert canonical_deck() == list(range(37))
+
+
+@pytest.mark.parametrize("index", [-1, 37, 1.5])
+def test_card_index_out_of_range_is_malformed(index: object) -> None:
+    with pytest.raises(MalformedError):
+        Card(index)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64])
+def test_a_seed_beyond_64_bits_is_refused(seed: int) -> None:
+    with pytest.raises(SetupError) as info:
+        seeded_deck(seed)
+    assert info.value.rule == "DEAL-5"
