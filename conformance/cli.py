@@ -18,6 +18,7 @@ from .adapters import ENGINE_SPEC_HELP, parse_engine_spec
 from .engine import Engine
 from .errors import InputError
 from .expected import load_expected_failures
+from .fuzz import cli as fuzz_cli
 from .paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
 from .report import Progress, failure_details, summary_table, write_json, write_junit
 from .results import BAD_STATUSES
@@ -96,6 +97,7 @@ Examples:
 
     check = sub.add_parser("check", help="validate scenario files (schema, IDs, clauses, decisions)")
     _add_selection(check)
+    fuzz_cli.add_parser(sub)
     return parser
 
 
@@ -188,6 +190,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = sys.stdout
     try:
+        if args.command == "fuzz":
+            return fuzz_cli.run(args)
         if args.command == "run":
             return cmd_run(args, out)
         if args.command == "list":
