@@ -11,8 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, NamedTuple
 
 from .actions import (
     CALL,
@@ -109,6 +108,17 @@ def _play(mask: int) -> Action:
     return action
 
 
+_SINGLES_CACHE: dict[int, tuple[Action, ...]] = {}
+
+
+def _singles(mask: int) -> tuple[Action, ...]:
+    """One ``play`` action per card of ``mask``, in card order (cached: Singles repeat)."""
+    actions = _SINGLES_CACHE.get(mask)
+    if actions is None:
+        actions = _SINGLES_CACHE[mask] = tuple(_play(1 << index) for index in indices(mask))
+    return actions
+
+
 _CALL_OR_PASS: Final = LegalActions((Action(CALL), Action(PASS)))
 _CLAIM_OR_CONTINUE: Final = LegalActions((Action(CLAIM), Action(CONTINUE)))
 _TIGERS_OR_DECLINE: Final = LegalActions((Action(TIGERS), Action(DECLINE)))
@@ -127,9 +137,8 @@ def top_suit_mask(hand: int, wan_sin_counts: bool = True) -> int:
     return hand & WAN_SIN_BIT
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
-    """One action of the current round, as everyone saw it (discards hidden in observations)."""
+class Play(NamedTuple):
+    """One action of the current round: who did what."""
 
     seat: int
     action: Action
@@ -364,8 +373,7 @@ class Hand:
         tables = self.tables
         actions = [_play(mask) for mask in tables.runs_in_hand(hand)]
         actions += [_play(mask) for mask in tables.sets_in_hand(hand)]
-        actions += [_play(1 << index) for index in indices(self.leadable_singles(seat))]
-        return tuple(actions)
+        return (*actions, *_singles(self.leadable_singles(seat)))
 
     def leadable_singles(self, seat: int) -> int:
         """The cards ``seat`` may lead as a Single (PAT-5, ELD-4, ELD-5, D9, D10, D11)."""
@@ -432,8 +440,7 @@ class Hand:
         actions: list[Action] = []
         if kind == SINGLE:
             if not tables.single_unbeatable(target, target_elder):
-                beaters = pool & tables.single_beaters[target.bit_length() - 1]
-                actions = [_play(1 << index) for index in indices(beaters)]
+                actions = list(_singles(pool & tables.single_beaters[target.bit_length() - 1]))
         else:
             hand = self.hands[seat]
             candidates = tables.runs_in_hand(hand) if kind == RUN else tables.sets_in_hand(hand)
