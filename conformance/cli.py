@@ -9,6 +9,7 @@ bad option), reported one line per problem, never as a traceback.
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 import sys
 import time
 from pathlib import Path
@@ -21,7 +22,7 @@ from .expected import load_expected_failures
 from .fuzz import cli as fuzz_cli
 from .paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
 from .report import Progress, failure_details, summary_table, write_json, write_junit
-from .results import BAD_STATUSES
+from .results import BAD_STATUSES, PASS, SKIP, XFAIL, Result
 from .runner import ScenarioRunner
 from .loader import BODY_KINDS, Filters, Scenario, load_scenarios, select
 from .schemas import load_schemas
@@ -176,13 +177,21 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
         out.write("\n" + details + "\n\n")
     out.write(summary_table(results) + "\n")
     bad = [r for r in results if r.status in BAD_STATUSES]
-    out.write(f"\n{len(results)} scenario(s) in {duration:.2f} s: "
-              + ("all good" if not bad else f"{len(bad)} bad") + "\n")
+    out.write(f"\n{len(results)} scenario(s) in {duration:.2f} s: {closing_line(results)}\n")
     if args.json:
         write_json(args.json, results, args.engine, info, duration)
     if args.junit:
         write_junit(args.junit, results, args.engine, duration)
     return EXIT_FAILED if bad else EXIT_OK
+
+
+def closing_line(results: list[Result]) -> str:
+    """``N passed, N failed`` and whatever else happened, e.g. skips that leave rules untested."""
+    counted = Counter(r.status for r in results)
+    parts = [f"{counted.get(PASS, 0)} passed", f"{sum(counted.get(s, 0) for s in BAD_STATUSES)} failed"]
+    labels = {SKIP: "skipped (a capability or decision option the engine lacks)", XFAIL: "expected failures"}
+    parts += [f"{counted[s]} {label}" for s, label in labels.items() if counted.get(s)]
+    return ", ".join(parts)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -23,7 +23,7 @@ def test_run_all_good_exits_0_with_summary(capsys):
     assert "SKIP    example-pattern-single-other-suit-any-suit-rule: requires D7=any-suit" in out
     assert "engine: scripted-fake 0" in out
     assert "PAT       5     0      0        0     1      0      0      6" in out
-    assert "all good" in out
+    assert "0 failed" in out
 
 
 def test_run_with_failures_exits_1_and_writes_reports(tmp_path, capsys):
