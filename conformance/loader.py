@@ -112,8 +112,14 @@ def discover(paths: Iterable[Path]) -> list[Path]:
 def _schema_problems(doc: YamlDocument, schemas: Schemas) -> list[Problem]:
     problems = []
     scenarios = doc.data.get("scenarios") if isinstance(doc.data, dict) else None
-    for error in best_errors(schemas.scenario.iter_errors(doc.data)):
+    errors = best_errors(schemas.scenario.iter_errors(doc.data))
+    precise = [tuple(e.absolute_path) for e in errors if e.validator != "unevaluatedProperties"]
+    for error in errors:
         path = list(error.absolute_path)
+        if error.validator == "unevaluatedProperties" and any(
+            p[: len(path)] == tuple(path) for p in precise
+        ):
+            continue  # a cascade of a more precise error inside the same object
         pointer = pointer_of(path)
         line = doc.line_of(pointer)
         if error.validator in ("additionalProperties", "unevaluatedProperties") and isinstance(error.instance, dict):

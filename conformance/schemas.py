@@ -114,11 +114,42 @@ def load_schemas(schema_dir: Path) -> Schemas:
     return Schemas(schema_dir)
 
 
+_VERBS = ("call", "pass", "play", "discard", "claim", "continue", "tigers", "decline")
+_CARD_HELP = "cards are Sup1..Sup9, Gon1..Gon9, Zok1..Zok9, Sin1..Sin9 and WanSin (short forms S9 G7 Z3 N1 W)"
+
+
+def card_text_problem(text: str) -> str:
+    """Name the words of a card list or action text that are not cards (spec/README.md notation)."""
+    from .notation import NotationError, card
+
+    def is_card(word: str) -> bool:
+        try:
+            card(word)
+        except NotationError:
+            return False
+        return True
+
+    if not text.strip():
+        return "an empty card list"
+    words = text.split()
+    if words[0].lower() in _VERBS:
+        words = words[1:]
+    elif not is_card(words[0]) and len(words) > 1:
+        return f"{text!r}: {words[0]!r} is not a verb (verbs are {', '.join(_VERBS)})"
+    bad = [w for w in words if not is_card(w)]
+    if bad:
+        verb = "is" if len(bad) == 1 else "are"
+        return f"{text!r}: {', '.join(repr(b) for b in bad)} {verb} not a card ({_CARD_HELP})"
+    return f"{text!r} is not a valid action or card list: verbs are {', '.join(_VERBS)}; {_CARD_HELP}"
+
+
 def describe_error(error: jsonschema.ValidationError) -> str:
     """A one-line message for a schema error, using the schema's ``x-error`` hints."""
     hints = error.schema.get("x-error") if isinstance(error.schema, dict) else None
     if isinstance(hints, dict) and error.validator in hints:
         return str(hints[error.validator])
+    if error.validator == "pattern" and isinstance(error.schema, dict) and error.schema.get("x-card-text"):
+        return card_text_problem(str(error.instance))
     if error.validator is None or (error.schema is False):
         key = error.path[-1] if error.path else "value"
         return f"`{key}` is not allowed here"
