@@ -19,6 +19,7 @@ recomputes the cheap depths of every count scenario with the same perft.
 from __future__ import annotations
 
 import copy
+import importlib.util
 import sys
 import time
 from dataclasses import dataclass, field
@@ -32,10 +33,16 @@ OUT = REPO / "conformance" / "scenarios" / "counts"
 
 if __package__:
     from . import oracle as O
-else:  # run as a script, or loaded by path from the conformance tests
-    if str(HERE) not in sys.path:
-        sys.path.insert(0, str(HERE))
-    import oracle as O  # type: ignore[no-redef]
+else:  # run as a script, or loaded by path from the conformance tests: load oracle.py by path too
+    _NAME = "hakka_count_oracle"
+    if _NAME in sys.modules:
+        O = sys.modules[_NAME]
+    else:
+        _spec = importlib.util.spec_from_file_location(_NAME, HERE / "oracle.py")
+        assert _spec is not None and _spec.loader is not None
+        O = importlib.util.module_from_spec(_spec)
+        sys.modules[_NAME] = O  # dataclasses look their module up while the file runs
+        _spec.loader.exec_module(O)
 
 Action = tuple[str, frozenset]  # ("play" | "discard" | "call" | ..., cards)
 
