@@ -44,6 +44,8 @@ class Session:
     """
 
     name = "hakka-reference"
+    count_node_limit: int | None = None
+    """A bound on the positions one ``count`` may visit (``None``: no bound)."""
 
     def __init__(self, hand_class: type[Hand] = Hand) -> None:
         self.hand_class = hand_class
@@ -185,4 +187,4 @@ class Session:
         depth = message["depth"]
         if not isinstance(depth, int) or not 1 <= depth <= 8:
             raise ValueError("depth must be an integer 1-8")
-        return {"ok": True, "counts": perft_counts(self._current().copy(), depth)}
+        return {"ok": True, "counts": perft_counts(self._current().copy(), depth, self.count_node_limit)}

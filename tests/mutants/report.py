@@ -184,6 +184,8 @@ class Report:
     control_failures: list[Result] = field(default_factory=list)
     """Scenarios the control fails although the reference passes them (a seam bug)."""
     duration: float = 0.0
+    full: bool = False
+    """Whether the count scenarios ran against every mutant (else only against survivors)."""
 
     @property
     def survivors(self) -> list[MutantOutcome]:
@@ -243,8 +245,13 @@ def run_report(
     timeout: float | None = None,
     validate: bool = False,
     progress: TextIO | None = None,
+    full: bool = False,
 ) -> Report:
-    """Run the corpus against the reference, the control and every mutant of ``mutants``."""
+    """Run the corpus against the reference, the control and every mutant of ``mutants``.
+
+    Count (perft) scenarios cost as much as all the others together, so unless
+    ``full`` they run only against a mutant that every other scenario lets live.
+    """
     started = time.perf_counter()
     corpus = corpus or Corpus.load()
     reference = corpus.run(REFERENCE_SPEC, timeout=timeout)
@@ -257,13 +264,18 @@ def run_report(
     outcomes = []
     for m in mutants:
         t0 = time.perf_counter()
-        results = corpus.run(m.engine_spec, scenarios, timeout=timeout, validate=validate)
+        first = scenarios if full else [s for s in scenarios if s.kind != "count"]
+        results = corpus.run(m.engine_spec, first, timeout=timeout, validate=validate)
         killers = [r for r in results if r.status in BAD_STATUSES]
+        if not killers and not full:
+            counts = [s for s in scenarios if s.kind == "count"]
+            results = corpus.run(m.engine_spec, counts, timeout=timeout, validate=validate)
+            killers = [r for r in results if r.status in BAD_STATUSES]
         outcomes.append(MutantOutcome(m, killers, time.perf_counter() - t0, generated))
         if progress is not None:
             progress.write(f"{m.id}: {'killed by ' + str(len(killers)) if killers else 'SURVIVES'}\n")
             progress.flush()
-    return Report(corpus.scenarios, outcomes, excluded, control_failures, time.perf_counter() - started)
+    return Report(corpus.scenarios, outcomes, excluded, control_failures, time.perf_counter() - started, full)
 
 
 def _cut(text: str, width: int) -> str:
@@ -294,6 +306,8 @@ def render(report: Report, first: int = 3) -> str:
     killed = sum(o.killed for o in report.outcomes)
     out.append(f"{killed}/{len(report.outcomes)} mutants killed by {len(report.scenarios)} scenario(s) "
                f"({sum(s.generated for s in report.scenarios)} generated)")
+    if not report.full:
+        out.append("(count scenarios ran only against mutants that the others left alive; --full runs them all)")
     if report.survivors:
         out.append("SURVIVORS (no scenario catches these misreadings):")
         for o in report.survivors:
@@ -342,6 +356,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--validate", action="store_true",
                    help="validate the mutants' answers against the protocol schemas too (slower)")
     p.add_argument("--progress", action="store_true", help="one line per mutant on stderr as it runs")
+    p.add_argument("--full", action="store_true",
+                   help="run the count (perft) scenarios against every mutant, not only against survivors (slow)")
     p.add_argument("--list", action="store_true", help="list the mutants and exit")
     return p
 
@@ -360,7 +376,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         for problem in exc.problems:
             print(f"error: {problem}", file=sys.stderr)
         return EXIT_INPUT
-    report = run_report(mutants, corpus, timeout=args.timeout, validate=args.validate, progress=sys.stderr if args.progress else None)
+    report = run_report(mutants, corpus, timeout=args.timeout, validate=args.validate,
+                        progress=sys.stderr if args.progress else None, full=args.full)
     out.write(render(report, args.first) + "\n")
     if args.json:
         args.json.write_text(json.dumps(report.as_json(), indent=2) + "\n", encoding="utf-8")

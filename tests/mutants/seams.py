@@ -155,8 +155,16 @@ class SeamHand(Hand):
         return score_with(**facts)
 
 
+MUTANT_COUNT_NODE_LIMIT = 250_000
+"""A misreading can make perft explode (a discard always allowed multiplies every
+level by up to 220); the reference needs far fewer positions for any count
+scenario (tests/mutants/test_catalogue.py checks that), so past this bound the
+mutant's `count` is an error, which kills it, instead of a run that never ends."""
+
+
 def session_for(hand_class: type[Hand], name: str) -> Session:
     """A protocol session whose hands are ``hand_class``, named ``name`` in ``hello``."""
     session = Session(hand_class=hand_class)
     session.name = name  # type: ignore[misc]
+    session.count_node_limit = MUTANT_COUNT_NODE_LIMIT
     return session

@@ -149,3 +149,29 @@ def test_mutant_differs_from_the_reference(m: Mutant) -> None:
         return
     found = first_divergence(catalogue.reference, m.factory, range(60))
     assert found is not None, f"{m.id} played 60 random games exactly like the reference"
+
+
+def test_the_reference_counts_every_count_scenario_within_the_mutant_node_limit() -> None:
+    """The bound that stops exploding mutants must never stop a correct engine."""
+    from conformance.loader import load_scenarios
+    from conformance.paths import DEFAULT_SCENARIOS_DIR, default_spec_dir
+    from conformance.schemas import load_schemas
+    from conformance.specdata import load_spec_data
+    from reference_engine.wire import Session
+
+    from .seams import MUTANT_COUNT_NODE_LIMIT
+
+    spec_dir = default_spec_dir()
+    scenarios = load_scenarios([DEFAULT_SCENARIOS_DIR / "counts"], load_schemas(spec_dir / "schema"),
+                               load_spec_data(spec_dir))
+    assert scenarios
+    session = Session()
+    session.count_node_limit = MUTANT_COUNT_NODE_LIMIT // 4  # with room to spare
+    for scenario in scenarios:
+        body = scenario.body
+        options = dict(scenario.requires) if not isinstance(scenario.requires, str) and scenario.requires else {}
+        assert session.handle({"cmd": "start", "setup": dict(body["setup"]), "options": options})["ok"]
+        for step in body.get("prefix", ()):
+            assert session.handle({"cmd": "act", "seat": step["seat"], "action": step["do"]})["ok"]
+        answer = session.handle({"cmd": "count", "depth": len(body["counts"])})
+        assert answer == {"ok": True, "counts": list(body["counts"])}, scenario.id
