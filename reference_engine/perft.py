@@ -22,7 +22,7 @@ class PerftLimitExceeded(HakkaError):
 def perft(hand: Hand, depth: int, max_nodes: int | None = None) -> int:
     """Number of legal action sequences of exactly ``depth`` actions (ended hands stop early)."""
     if depth == 0:
-        return 0 if hand.phase == ENDED else 1
+        return 1  # the empty sequence
     return perft_counts(hand, depth, max_nodes)[-1]
 
 
