@@ -123,11 +123,11 @@ _TIGERS_OR_DECLINE: Final = LegalActions((Action(TIGERS), Action(DECLINE)))
 _NOTHING: Final = LegalActions(())
 
 
-def top_suit_mask(hand: int, wan_sin_counts: bool = True) -> int:
+def top_suit_mask(hand: int) -> int:
     """The cards of the highest-ranking suit in ``hand`` (PAT-5).
 
-    Wan Sin is a pseudo-suit below Sin (D9 ``lowest``); with
-    ``wan_sin_counts`` false (D9 ``exempt``) it is ignored unless it is alone.
+    Wan Sin counts as a pseudo-suit below Sin, so it is the top "suit" only of
+    a hand that holds nothing else; D9 ``exempt`` is applied by the callers.
     """
     for suit_mask in SUIT_MASKS:
         if hand & suit_mask:
