@@ -198,6 +198,17 @@ def label_span(text: str) -> nodes.inline:
     return nodes.inline(text, text, classes=["hk-label"])
 
 
+
+def labelled_box(css_class: str, label: str, text: str, spec: Spec) -> nodes.container:
+    """A box of paragraphs whose first one starts with a label (a clause's note, a rationale)."""
+    box = nodes.container(classes=[css_class])
+    for i, p in enumerate(paras(text, spec)):
+        if i == 0:
+            p.insert(0, nodes.Text(" "))
+            p.insert(0, label_span(label))
+        box += p
+    return box
+
 def quotes(items: list[dict[str, Any]] | None) -> list[nodes.Node]:
     return [raw(R.quote_html(q.get("seed"), q.get("lang"), str(q.get("quote", "")))) for q in items or []]
 
@@ -425,13 +436,7 @@ class AreaDirective(SphinxDirective):
             box += p
             sec += box
         if clause.get("notes"):
-            box = nodes.container(classes=["hk-notes"])
-            for i, p in enumerate(paras(str(clause["notes"]), spec)):
-                if i == 0:
-                    p.insert(0, nodes.Text(" "))
-                    p.insert(0, label_span("Note"))
-                box += p
-            sec += box
+            sec += labelled_box("hk-notes", "Note", str(clause["notes"]), spec)
         for ex in clause.get("examples") or []:
             box = nodes.container(classes=["hk-clause-example"])
             p = nodes.paragraph()
@@ -651,13 +656,7 @@ class DecisionsDirective(SphinxDirective):
         sec += opts
 
         if d.get("rationale"):
-            box = nodes.container(classes=["hk-rationale"])
-            for i, p in enumerate(paras(str(d["rationale"]), spec)):
-                if i == 0:
-                    p.insert(0, nodes.Text(" "))
-                    p.insert(0, label_span("Why the default"))
-                box += p
-            sec += box
+            sec += labelled_box("hk-rationale", "Why the default", str(d["rationale"]), spec)
         rejected = d.get("rejected") or []
         p = nodes.paragraph(classes=["hk-rejected-title"])
         p += label_span("Rejected alternatives")
