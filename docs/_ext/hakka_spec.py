@@ -79,6 +79,21 @@ def spec_root(app: Sphinx) -> Path:
     return root.resolve()
 
 
+def _write_folder(folder: Path, title: str, index_directive: str, page_directive: str,
+                  pages: dict[str, str]) -> None:
+    """A generated folder: an index page, one page per ``name -> directive argument``, no leftovers."""
+    lines = [GENERATED_NOTE, _title(title),
+             f"\n.. {index_directive}::\n\n.. toctree::\n   :maxdepth: 1\n   :hidden:\n\n"]
+    lines += [f"   {name}\n" for name in pages]
+    _write_if_changed(folder / "index.rst", "".join(lines))
+    for name, argument in pages.items():
+        _write_if_changed(folder / f"{name}.rst", f"{GENERATED_NOTE}.. {page_directive}:: {argument}\n")
+    wanted = {f"{name}.rst" for name in pages} | {"index.rst"}
+    for old in folder.glob("*.rst"):
+        if old.name not in wanted:
+            old.unlink()
+
+
 def _write_if_changed(path: Path, text: str) -> None:
     if path.exists() and path.read_text(encoding="utf-8") == text:
         return
@@ -102,33 +117,10 @@ def generate_stubs(app: Sphinx) -> None:
     app._hakka_spec = spec  # type: ignore[attr-defined]
     src = Path(app.srcdir)
 
-    # rules/
-    areas = spec.areas()
-    lines = [GENERATED_NOTE, _title("The rules"), "\n.. hakka-rules-index::\n\n.. toctree::\n   :maxdepth: 1\n   :hidden:\n\n"]
-    lines += [f"   {p.lower()}\n" for p in areas]
-    _write_if_changed(src / "rules" / "index.rst", "".join(lines))
-    wanted = {f"{p.lower()}.rst" for p in areas} | {"index.rst"}
-    for p in areas:
-        _write_if_changed(src / "rules" / f"{p.lower()}.rst", f"{GENERATED_NOTE}.. hakka-area:: {p}\n")
-    for old in (src / "rules").glob("*.rst"):
-        if old.name not in wanted:
-            old.unlink()
-
-    # scenarios/
-    groups = spec.scenario_groups()
-    lines = [
-        GENERATED_NOTE,
-        _title("Scenario catalogue"),
-        "\n.. hakka-scenario-index::\n\n.. toctree::\n   :maxdepth: 1\n   :hidden:\n\n",
-    ]
-    lines += [f"   {g}\n" for g in groups]
-    _write_if_changed(src / "scenarios" / "index.rst", "".join(lines))
-    wanted = {f"{g}.rst" for g in groups} | {"index.rst"}
-    for g in groups:
-        _write_if_changed(src / "scenarios" / f"{g}.rst", f"{GENERATED_NOTE}.. hakka-scenarios:: {g}\n")
-    for old in (src / "scenarios").glob("*.rst"):
-        if old.name not in wanted:
-            old.unlink()
+    _write_folder(src / "rules", "The rules", "hakka-rules-index", "hakka-area",
+                  {p.lower(): p for p in spec.areas()})
+    _write_folder(src / "scenarios", "Scenario catalogue", "hakka-scenario-index", "hakka-scenarios",
+                  {g: g for g in spec.scenario_groups()})
 
 
 def always_reread(app: Sphinx, env: Any, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
