@@ -68,6 +68,8 @@ class Game:
         self.hands_played = 0
         self.deal_index = 0
         self.hand = deal_hand(first_dealer, self.deals[0], profile, hand_class)
+        for number, deal in enumerate(self.deals[1:], start=2):
+            _check_deal(number, deal, profile, hand_class)
 
     @property
     def over(self) -> bool:
@@ -84,31 +86,62 @@ class Game:
     def apply(self, seat: int, action: Action | str) -> None:
         """Apply an action to the current hand; deal the next hand when it ends.
 
-        If the next deal is missing or inconsistent the action still stands and
-        a :class:`SetupError` says which deal is wrong.
+        An action that would end a hand whose next deal is missing, or puts the
+        1-card hand anywhere but opposite the new Dealer, is refused with a
+        :class:`SetupError` naming the deal, and the game stays as it was.
+
+        >>> game = Game(first_dealer=0, deals=[{"seed": 1}])
+        >>> game.apply(0, "pass"); game.apply(1, "pass"); game.apply(3, "pass")
+        Traceback (most recent call last):
+        ...
+        reference_engine.errors.SetupError: the game needs deal 2 but the setup lists only 1 [GAME-1]
+        >>> game.hand.phase, game.results
+        ('calling', [])
         """
+        before = self.hand.copy()
         self.hand.apply(seat, action)
         if self.hand.phase != ENDED:
             return
         result = self.hand.result
         assert result is not None
+        if self.hands_played + result.counts < HANDS_PER_GAME:
+            try:
+                next_hand = self._deal(self.deal_index + 1, result.next_dealer)
+            except SetupError:
+                self.hand = before
+                raise
+            self.deal_index += 1
+        else:
+            next_hand = self.hand
         self.results.append(result)
         for seat_index, delta in enumerate(result.deltas):
             self.scores[seat_index] += delta
-        if result.counts:
-            self.hands_played += 1
-        if self.over:
-            return
-        self.deal_index += 1
-        if self.deal_index >= len(self.deals):
+        self.hands_played += result.counts
+        self.hand = next_hand
+
+    def _deal(self, index: int, dealer: int) -> Hand:
+        if index >= len(self.deals):
             raise SetupError(
-                f"the game needs deal {self.deal_index + 1} but the setup lists only {len(self.deals)}",
-                rule="GAME-1",
-            )
+                f"the game needs deal {index + 1} but the setup lists only {len(self.deals)}", rule="GAME-1")
         try:
-            self.hand = deal_hand(result.next_dealer, self.deals[self.deal_index], self.profile, self.hand_class)
+            return deal_hand(dealer, self.deals[index], self.profile, self.hand_class)
         except SetupError as exc:
-            raise SetupError(
-                f"deal {self.deal_index + 1} (Dealer seat {result.next_dealer}): {exc.message}",
-                rule=exc.rule,
-            ) from None
+            raise SetupError(f"deal {index + 1} (Dealer seat {dealer}): {exc.message}", rule=exc.rule) from None
+
+
+def _check_deal(number: int, deal: Deal, profile: Profile, hand_class: type[Hand]) -> None:
+    """Refuse at the start what no Dealer could make right: counts, duplicates, a bad deck or seed.
+
+    Which seat holds the 1-card hand can only be judged when the deal is
+    reached, since the Dealer then depends on play (GAME-1); here the deal is
+    tried with the Dealer it would suit (opposite its shortest hand).
+    """
+    dealer = 0
+    hands = deal.get("hands")
+    if isinstance(hands, Sequence) and not isinstance(hands, str) and len(hands) == 4:
+        sizes = [len(h.split()) if isinstance(h, str) else len(h) for h in hands]
+        dealer = (sizes.index(min(sizes)) + 2) % 4
+    try:
+        deal_hand(dealer, deal, profile, hand_class)
+    except SetupError as exc:
+        raise SetupError(f"deal {number}: {exc.message}", rule=exc.rule) from None

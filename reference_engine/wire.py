@@ -4,28 +4,46 @@ Pure: a :class:`Session` turns one request dict into one response dict, with
 no I/O. ``python -m reference_engine`` wraps it in the line-delimited JSON
 loop; the conformance runner's in-process adapter calls it directly.
 
+Every request is checked against the shape its JSON Schema gives
+(``spec/schema/protocol/*.request.schema.json``; a test keeps the two in
+step) before anything else happens, and a refused request of any kind leaves
+the session as it was.
+
 >>> s = Session()
->>> s.handle({"cmd": "hello", "protocol": 1})["engine"]["name"]
+>>> s.handle({"cmd": "hello", "protocol": 2})["engine"]["name"]
 'hakka-reference'
 >>> s.handle({"cmd": "pattern", "classify": "Sup3 Sup4 Sup5"})
 {'ok': True, 'pattern': 'run'}
+>>> s.handle({"cmd": "observe", "seat": True})["error"]["kind"]
+'malformed'
 """
 
 from __future__ import annotations
 
+import re
+import traceback
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from . import __version__
-from .cards import Cards, mask_text
+from .cards import Cards, mask_text, parse_card_index
 from .errors import HakkaError, IllegalActionError, MalformedError, SetupError
 from .game import Game, deal_hand
-from .hand import Hand, legal_to_json
+from .hand import PLAYING, Hand, legal_to_json
 from .patterns import INITIAL_ELDERS, KIND_NAMES
-from .perft import perft_counts
+from .perft import perft_counts, perft_divide
+from .premises import premise_problem
 from .profile import DEFAULT_PROFILE, Profile
 
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2
+PROTOCOL_VERSIONS: Final = (1, 2)
+"""Versions the reference speaks; a runner asks for one in ``hello``."""
+
+CAPABILITIES: Final = ("hands", "deck", "seed", "game", "observe", "pattern", "count", "divide")
+"""What the reference offers under protocol 2 (the vocabulary is in hello.response.schema.json)."""
+CAPABILITIES_V1: Final = ("pattern", "count", "observe", "game")
+MAX_SEED: Final = 2**64 - 1
+MAX_DEPTH: Final = 8
 Message = dict[str, Any]
 
 
@@ -34,6 +52,174 @@ def _error(kind: str, message: str, rule: str | None = None) -> Message:
     if rule:
         error["rule"] = rule
     return {"ok": False, "error": error}
+
+
+# ---------------------------------------------------------------- request shapes
+# One checker per field type of spec/schema/protocol/common.schema.json. Each
+# returns why a value does not fit, or None. The engine has no JSON Schema
+# library (standard library only), so the shapes are written out here and
+# tests/engine/test_wire.py checks them against the schema files.
+
+Check = Callable[[Any], "str | None"]
+_DECISION = re.compile(r"D[1-9][0-9]*\Z")
+_OPTION = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+_DECIMAL = re.compile(r"(?:0|[1-9][0-9]{0,19})\Z")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seat(value: Any) -> str | None:
+    return None if _is_int(value) and 0 <= value <= 3 else f"a seat is an integer 0-3, not {value!r}"
+
+
+def _text(value: Any) -> str | None:
+    return None if isinstance(value, str) else f"expected a string, not {type(value).__name__}"
+
+
+def _card_text(value: Any) -> str | None:
+    """Card text as a person may write it (common.schema.json#/$defs/anyCards): every word a card."""
+    if not isinstance(value, str):
+        return f"expected card text, not {type(value).__name__}"
+    words = value.split()
+    if not words:
+        return "expected at least one card"
+    for word in words:
+        try:
+            parse_card_index(word)
+        except MalformedError as exc:
+            return exc.message
+    return None
+
+
+def _elders(value: Any) -> str | None:
+    return None if value == "" else _card_text(value)
+
+
+def _boolean(value: Any) -> str | None:
+    return None if isinstance(value, bool) else f"expected true or false, not {value!r}"
+
+
+def _options(value: Any) -> str | None:
+    if not isinstance(value, Mapping):
+        return "options map decision IDs to option IDs"
+    for decision, option in value.items():
+        if not isinstance(decision, str) or not _DECISION.match(decision):
+            return f"{decision!r} is not a decision ID (D1, D2, …)"
+        if not isinstance(option, str) or not _OPTION.match(option):
+            return f"{option!r} is not an option ID"
+    return None
+
+
+def _seed(value: Any) -> str | None:
+    if _is_int(value) and 0 <= value <= MAX_SEED:
+        return None
+    if isinstance(value, str) and _DECIMAL.match(value) and int(value) <= MAX_SEED:
+        return None
+    return f"a seed is a decimal string (or, in protocol 1, an integer) 0 to 2^64-1, not {value!r}"
+
+
+def _card_lists(value: Any) -> str | None:
+    if not isinstance(value, list) or len(value) != 4:
+        return "hands is a list of 4 card lists"
+    for seat, holding in enumerate(value):
+        problem = _card_text(holding)
+        if problem:
+            return f"seat {seat}: {problem}"
+    return None
+
+
+_DEAL_FIELDS: Final[dict[str, Check]] = {"hands": _card_lists, "deck": _card_text, "seed": _seed}
+
+
+def _deal(value: Any, extra: Mapping[str, Check] | None = None) -> str | None:
+    fields = {**_DEAL_FIELDS, **(extra or {})}
+    if not isinstance(value, Mapping):
+        return "a deal is an object"
+    problem = _fields(value, fields, required=tuple(extra or ()))
+    if problem:
+        return problem
+    given = [k for k in _DEAL_FIELDS if k in value]
+    if len(given) != 1:
+        return "a deal has exactly one of hands, deck or seed"
+    return None
+
+
+def _deals(value: Any) -> str | None:
+    if not isinstance(value, list) or not value:
+        return "deals is a non-empty list"
+    for i, deal in enumerate(value):
+        problem = _deal(deal)
+        if problem:
+            return f"deals[{i}]: {problem}"
+    return None
+
+
+def _game(value: Any) -> str | None:
+    if not isinstance(value, Mapping):
+        return "game is an object"
+    return _fields(value, {"first_dealer": _seat, "deals": _deals}, required=("first_dealer", "deals"))
+
+
+def _setup(value: Any) -> str | None:
+    if isinstance(value, Mapping) and "game" in value:
+        return _fields(value, {"game": _game}, required=("game",))
+    return _deal(value, {"dealer": _seat})
+
+
+def _depth(value: Any) -> str | None:
+    return None if _is_int(value) and value >= 1 else f"depth is an integer of at least 1, not {value!r}"
+
+
+def _protocol(value: Any) -> str | None:
+    return None if _is_int(value) and value >= 1 else f"protocol is an integer version, not {value!r}"
+
+
+def _fields(message: Mapping[str, Any], fields: Mapping[str, Check], required: tuple[str, ...] = ()) -> str | None:
+    for name in message:
+        if name not in fields:
+            return f"unknown field {name!r}"
+    for name in required:
+        if name not in message:
+            return f"missing field {name!r}"
+    for name, check in fields.items():
+        if name in message:
+            problem = check(message[name])
+            if problem:
+                return f"{name}: {problem}"
+    return None
+
+
+_REQUESTS: Final[dict[str, tuple[dict[str, Check], tuple[str, ...]]]] = {
+    "hello": ({"protocol": _protocol}, ("protocol",)),
+    "start": ({"setup": _setup, "options": _options}, ("setup",)),
+    "act": ({"seat": _seat, "action": _text}, ("seat", "action")),
+    "state": ({}, ()),
+    "observe": ({"seat": _seat}, ("seat",)),
+    "pattern": ({"options": _options, "classify": _card_text, "current": _card_text, "challenger": _card_text,
+                 "elders": _elders, "led": _boolean}, ()),
+    "count": ({"depth": _depth, "divide": _boolean}, ("depth",)),
+    "stop": ({}, ()),
+}
+
+
+def request_problem(message: Any) -> str | None:
+    """Why ``message`` is not a request of the protocol, or ``None`` when it is one."""
+    if not isinstance(message, Mapping):
+        return "a request must be a JSON object"
+    cmd = message.get("cmd")
+    if not isinstance(cmd, str) or cmd not in _REQUESTS:
+        return None  # answered `unsupported` by the dispatcher
+    fields, required = _REQUESTS[cmd]
+    problem = _fields(message, {"cmd": _text, **fields}, required)
+    if problem is None and cmd == "pattern":
+        if "classify" in message:
+            if any(k in message for k in ("current", "challenger")):
+                problem = "classify is asked alone, without current or challenger"
+        elif not all(k in message for k in ("current", "challenger", "elders", "led")):
+            problem = "a beats question needs current, challenger, elders and led"
+    return None if problem is None else f"bad {cmd} request: {problem}"
 
 
 class Session:
@@ -49,8 +235,9 @@ class Session:
 
     def __init__(self, hand_class: type[Hand] = Hand) -> None:
         self.hand_class = hand_class
+        self.protocol = PROTOCOL_VERSION
         self.profile = DEFAULT_PROFILE
-        self.hand: Hand | None = None
+        self._hand: Hand | None = None
         self.game: Game | None = None
         self._handlers: dict[str, Callable[[Message], Message]] = {
             "hello": self._hello,
@@ -63,10 +250,16 @@ class Session:
             "stop": lambda _m: {"ok": True},
         }
 
+    @property
+    def hand(self) -> Hand | None:
+        """The hand in play: a game's current hand, or the single hand started."""
+        return self.game.hand if self.game is not None else self._hand
+
     def handle(self, message: Mapping[str, Any]) -> Message:
-        """Answer one request; never raises."""
-        if not isinstance(message, Mapping):
-            return _error("malformed", "a request must be a JSON object")
+        """Answer one request; never raises. An error leaves the session unchanged."""
+        problem = request_problem(message)
+        if problem is not None:
+            return _error("malformed", problem)
         handler = self._handlers.get(message.get("cmd"))  # type: ignore[arg-type]
         if handler is None:
             return _error("unsupported", f"unknown cmd {message.get('cmd')!r}")
@@ -74,41 +267,42 @@ class Session:
             return handler(dict(message))
         except HakkaError as exc:
             return _error(exc.kind, str(exc), exc.rule)
-        except (KeyError, TypeError, ValueError) as exc:
-            return _error("malformed", f"bad {message.get('cmd')} request: {exc!r}")
+        except Exception as exc:  # noqa: BLE001 - an engine bug is the engine's error, not the caller's
+            return _error("internal", f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}")
 
     # ------------------------------------------------------------ commands
 
     def _hello(self, message: Message) -> Message:
+        version = message["protocol"]
+        if version not in PROTOCOL_VERSIONS:
+            return _error("unsupported", f"the reference speaks protocol {' or '.join(map(str, PROTOCOL_VERSIONS))}, "
+                                         f"not {version}")
+        self.protocol = version
         return {
             "ok": True,
-            "protocol": PROTOCOL_VERSION,
+            "protocol": version,
             "engine": {"name": self.name, "version": __version__, "language": "python"},
             "options": DEFAULT_PROFILE.options(),
             "configurable": True,
-            "capabilities": ["pattern", "count", "observe", "game"],
+            "capabilities": list(CAPABILITIES if version >= 2 else CAPABILITIES_V1),
         }
 
     def _profile(self, message: Message) -> Profile:
-        options = message.get("options") or {}
-        if not isinstance(options, Mapping):
-            raise SetupError("options must map decision IDs to option IDs")
-        return Profile.from_options(options)
+        return Profile.from_options(message.get("options") or {})
 
     def _start(self, message: Message) -> Message:
         profile = self._profile(message)
         setup = message["setup"]
-        if not isinstance(setup, Mapping):
-            raise SetupError("setup must be an object")
-        self.hand = self.game = None
+        # Build everything first: a refused start leaves the hand in play as it was.
         if "game" in setup:
             spec = setup["game"]
-            game = Game(spec["first_dealer"], spec["deals"], profile, self.hand_class)
-            self.game, self.hand = game, game.hand
+            game = Game(spec["first_dealer"], [_int_seed(d) for d in spec["deals"]], profile, self.hand_class)
+            hand = game.hand
         else:
-            deal = {k: v for k, v in setup.items() if k != "dealer"}
-            self.hand = deal_hand(setup["dealer"], deal, profile, self.hand_class)
-        self.profile = profile
+            game = None
+            deal = _int_seed({k: v for k, v in setup.items() if k != "dealer"})
+            hand = deal_hand(setup["dealer"], deal, profile, self.hand_class)
+        self._hand, self.game, self.profile = hand, game, profile
         return {"ok": True}
 
     def _current(self) -> Hand:
@@ -119,41 +313,40 @@ class Session:
     def _act(self, message: Message) -> Message:
         hand = self._current()
         seat, action = message["seat"], message["action"]
-        if not isinstance(action, str):
-            raise TypeError("action must be a string")
         if self.game is not None:
-            try:
-                self.game.apply(seat, action)
-            finally:
-                self.hand = self.game.hand
+            self.game.apply(seat, action)
         else:
             hand.apply(seat, action)
         return {"ok": True}
 
+    def _result(self) -> Message | None:
+        """A single hand's result once it ended; in a game, the most recent ended hand's (or null)."""
+        if self.game is not None:
+            return self.game.results[-1].to_json() if self.game.results else None
+        hand = self._current()
+        return None if hand.result is None else hand.result.to_json()
+
+    def _phase(self) -> str:
+        return self.game.phase if self.game is not None else self._current().phase
+
     def _state(self, message: Message) -> Message:
         hand = self._current()
         game = self.game
-        shown = hand
-        phase = hand.phase if game is None else game.phase
-        result = hand.result
-        if game is not None and game.results and (hand.result is None or game.over):
-            result = game.results[-1]
+        phase = self._phase()
+        over = game is not None and game.over
         state: Message = {
             "ok": True,
             "phase": phase,
-            "to_act": hand.to_act if phase != "game-over" else None,
-            "legal": legal_to_json(shown.legal_actions()) if phase != "game-over" else {"actions": [], "discard": None},
+            "to_act": None if over else hand.to_act,
+            "legal": {"actions": [], "discard": None} if over else legal_to_json(hand.legal_actions()),
             "dealer": hand.dealer,
             "dreamer": hand.dreamer,
             "privileged": hand.privileged,
             "hands": [str(hand.hand_of(s)) for s in range(4)],
             "elders": mask_text(hand.elders),
             "tricks": list(hand.tricks),
-            "round": {
-                "leader": hand.leader,
-                "plays": [{"seat": p.seat, "action": str(p.action)} for p in hand.plays],
-            },
-            "result": None if result is None else result.to_json(),
+            "round": self._round(hand, phase),
+            "result": self._result(),
             "game": None,
         }
         if game is not None:
@@ -166,11 +359,20 @@ class Session:
             }
         return state
 
+    @staticmethod
+    def _round(hand: Hand, phase: str) -> Message | None:
+        """The round in progress: defined in phase ``playing`` only, ``null`` in every other phase."""
+        if phase != PLAYING:
+            return None
+        return {"leader": hand.leader, "plays": [{"seat": p.seat, "action": str(p.action)} for p in hand.plays]}
+
     def _observe(self, message: Message) -> Message:
-        seat = message.get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
-            raise MalformedError(f"observe needs a seat 0-3, not {seat!r}", rule="GAME-5")
-        return {"ok": True, "observation": self._current().observation(seat)}
+        observation = self._current().observation(message["seat"])
+        observation["phase"] = self._phase()
+        observation["result"] = self._result()
+        if self.game is not None and self.game.over:
+            observation["to_act"], observation["legal"] = None, None
+        return {"ok": True, "observation": observation}
 
     def _pattern(self, message: Message) -> Message:
         tables = self.hand_class.pattern_tables(self._profile(message))
@@ -181,10 +383,25 @@ class Session:
         elder_mask = INITIAL_ELDERS if elders is None else Cards.parse(elders).mask
         challenger = Cards.parse(message["challenger"]).mask
         current = Cards.parse(message["current"]).mask
+        problem = premise_problem(current, challenger, elder_mask)
+        if problem is not None:
+            raise SetupError(f"no hand reaches this question: {problem}", rule="ELD-2")
         return {"ok": True, "beats": tables.beats_mask(challenger, current, elder_mask)}
 
     def _count(self, message: Message) -> Message:
         depth = message["depth"]
-        if not isinstance(depth, int) or not 1 <= depth <= 8:
-            raise ValueError("depth must be an integer 1-8")
-        return {"ok": True, "counts": perft_counts(self._current().copy(), depth, self.count_node_limit)}
+        if depth > MAX_DEPTH:
+            return _error("unsupported", f"the reference counts to depth {MAX_DEPTH} at most, not {depth}")
+        hand = self._current().copy()
+        answer: Message = {"ok": True, "counts": perft_counts(hand, depth, self.count_node_limit)}
+        if message.get("divide"):
+            answer["divide"] = perft_divide(hand, depth, self.count_node_limit)
+        return answer
+
+
+def _int_seed(deal: Mapping[str, Any]) -> dict[str, Any]:
+    """A deal with its seed as an integer (protocol 2 sends decimal strings, protocol 1 integers)."""
+    out = dict(deal)
+    if isinstance(out.get("seed"), str):
+        out["seed"] = int(out["seed"])
+    return out

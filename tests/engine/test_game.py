@@ -170,7 +170,18 @@ def test_hands_deal_must_put_the_dreamer_opposite_the_dealer() -> None:
     game = Game(0, [{"hands": hands}, {"hands": hands}])
     game.apply(0, "pass")
     game.apply(1, "pass")
+    before = (game.hand.phase, game.hand.to_act, list(game.hand.history))
     with pytest.raises(SetupError) as info:
         game.apply(3, "pass")  # the next Dealer is 1: seat 3 should hold the 1 card
-    assert info.value.rule == "DEAL-4" and "deal 2" in str(info.value)
-    assert game.results[-1].next_dealer == 1
+    assert info.value.rule == "DEAL-4" and "deal 2 (Dealer seat 1)" in str(info.value)
+    # An error never changes state: the last pass is refused, not half applied.
+    assert game.results == [] and game.scores == [0, 0, 0, 0] and game.deal_index == 0
+    assert (game.hand.phase, game.hand.to_act, list(game.hand.history)) == before
+
+
+def test_every_deal_is_checked_at_the_start() -> None:
+    good = {"seed": 1}
+    for bad in ({"deck": "Sup1 Sup2"}, {"hands": ["Sup1", "Sup1", "Sup2", "Sup3"]}):
+        with pytest.raises(SetupError) as info:
+            Game(0, [good, good, bad])
+        assert "deal 3" in str(info.value), str(info.value)

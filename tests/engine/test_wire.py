@@ -14,7 +14,10 @@ from typing import Any
 import pytest
 
 from reference_engine import DEFAULT_PROFILE, Cards, Hand, seeded_deck
-from reference_engine.wire import Session
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reference_engine.wire import Session, request_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "spec" / "schema" / "protocol"
@@ -51,6 +54,12 @@ VALIDATORS = _validators()
 class Checked:
     """A Session whose every request and response is checked against the protocol schemas."""
 
+    @staticmethod
+    def hands_of_seed(seed: int) -> list[str]:
+        from reference_engine import Hand
+        hand = Hand.from_seed(dealer=0, seed=seed)
+        return [str(hand.hand_of(seat)) for seat in range(4)]
+
     def __init__(self) -> None:
         self.session = Session()
 
@@ -78,11 +87,19 @@ def test_schemas_are_there() -> None:
 
 
 def test_hello(s: Checked) -> None:
-    r = s({"cmd": "hello", "protocol": 1})
-    assert r["ok"] and r["protocol"] == 1
+    r = s({"cmd": "hello", "protocol": 2})
+    assert r["ok"] and r["protocol"] == 2
     assert r["options"] == DEFAULT_PROFILE.options()
     assert r["configurable"] is True
-    assert set(r["capabilities"]) == {"pattern", "count", "observe", "game"}
+    assert set(r["capabilities"]) == {"hands", "deck", "seed", "game", "observe", "pattern", "count", "divide"}
+
+
+def test_hello_speaks_protocol_1_to_a_protocol_1_runner(s: Checked) -> None:
+    r = s({"cmd": "hello", "protocol": 1})
+    assert r["ok"] and r["protocol"] == 1
+    assert set(r["capabilities"]) == {"pattern", "count", "observe", "game"}  # protocol 1's vocabulary
+    r = s({"cmd": "hello", "protocol": 3})
+    assert r["ok"] is False and r["error"]["kind"] == "unsupported"
 
 
 def test_start_act_state(s: Checked) -> None:
@@ -94,13 +111,17 @@ def test_start_act_state(s: Checked) -> None:
     assert st["hands"] == HANDS
     assert st["elders"] == "Sup1 Sup9 Gon9 Zok9 Sin1 Sin9 WanSin"
     assert st["result"] is None and st["game"] is None
-    for seat, action in [(0, "pass"), (1, "call"), (0, "play Sup2"), (1, "play Sup6"), (3, "play Sup8")]:
+    assert st["round"] is None
+    for seat, action in [(0, "pass"), (1, "call"), (0, "play Sup2"), (1, "play Sup6")]:
         assert s({"cmd": "act", "seat": seat, "action": action}) == {"ok": True}
+    st = s({"cmd": "state"})
+    assert st["phase"] == "playing" and st["round"] == {"leader": 0, "plays": [
+        {"seat": 0, "action": "play Sup2"}, {"seat": 1, "action": "play Sup6"}]}
+    assert s({"cmd": "act", "seat": 3, "action": "play Sup8"}) == {"ok": True}
     st = s({"cmd": "state"})
     assert st["phase"] == "claim" and st["to_act"] == 3 and st["privileged"] == 1
     assert st["tricks"] == [0, 0, 0, 1]
-    assert st["round"] == {"leader": 0, "plays": [
-        {"seat": 0, "action": "play Sup2"}, {"seat": 1, "action": "play Sup6"}, {"seat": 3, "action": "play Sup8"}]}
+    assert st["round"] is None  # defined in phase `playing` only
     s({"cmd": "act", "seat": 3, "action": "claim"})
     st = s({"cmd": "state"})
     assert st["phase"] == "ended" and st["to_act"] is None
@@ -190,13 +211,51 @@ def test_pattern(s: Checked) -> None:
     assert s({"cmd": "pattern", "options": {"D17": "yes"}, "classify": "Sup1 Gon1 WanSin"})["pattern"] == "set"
     initial = "Sup1 Sup9 Gon9 Zok9 Sin1 Sin9 WanSin"
     assert s({"cmd": "pattern", "current": "Sup7", "challenger": "Sup8", "elders": initial, "led": True})["beats"] is True
-    assert s({"cmd": "pattern", "current": "Sup8", "challenger": "Sup9",
+    assert s({"cmd": "pattern", "current": "Sup8", "challenger": "Sup7",
               "elders": "Sup8 Sup9 Gon9 Zok9 Sin9 Sup1 Sin1 WanSin", "led": True})["beats"] is False
     assert s({"cmd": "pattern", "current": "Sup7", "challenger": "Sup8 Sup9 Sup6", "elders": initial, "led": False})["beats"] is False
-    # no Elders at all: a led Sup1 is then an ordinary card (and Sup9 beats it)
-    assert s({"cmd": "pattern", "current": "Sup1", "challenger": "Sup9", "elders": "", "led": True})["beats"] is True
     r = s({"cmd": "pattern", "classify": "Sup3 Sup3"}, valid_request=False)
     assert r["ok"] is False and r["error"]["kind"] == "malformed"
+
+
+@pytest.mark.parametrize("current, challenger, elders, why", [
+    ("Sup8", "Sup9", "Sup8 Sup9 Gon9 Zok9 Sin9 Sup1 Sin1 WanSin", "Sup9 is on the table"),
+    ("Sup1", "Sup9", "", "from the start of every hand"),
+    ("Sup7", "Sup7", "Sup9 Gon9 Zok9 Sin9 Sup1 Sin1 WanSin", "both patterns"),
+    ("Sup5", "Sup6", "Sup7 Sup9 Gon9 Zok9 Sin9 Sup1 Sin1 WanSin", "without a gap"),
+])
+def test_pattern_questions_no_hand_reaches_are_refused(s: Checked, current: str, challenger: str,
+                                                        elders: str, why: str) -> None:
+    r = s({"cmd": "pattern", "current": current, "challenger": challenger, "elders": elders, "led": True})
+    assert r["ok"] is False and r["error"]["kind"] == "bad-setup" and why in r["error"]["message"]
+
+
+def test_refused_start_keeps_the_hand_in_play(s: Checked) -> None:
+    s({"cmd": "start", "setup": {"dealer": 0, "hands": HANDS}})
+    s({"cmd": "act", "seat": 0, "action": "call"})
+    before = s({"cmd": "state"})
+    for bad in ({"dealer": 1, "hands": HANDS}, {"dealer": 0, "deck": "Sup1"},
+                {"game": {"first_dealer": 0, "deals": [{"seed": "1"}, {"deck": "Sup1 Sup1"}]}}):
+        assert s({"cmd": "start", "setup": bad})["error"]["kind"] == "bad-setup"
+    assert s({"cmd": "start", "options": {"D7": "sideways"}, "setup": {"dealer": 0, "seed": "1"}})["ok"] is False
+    assert s({"cmd": "state"}) == before
+
+
+def test_seeds_travel_as_decimal_strings() -> None:
+    big = 2**64 - 1
+    for seed in (big, str(big)):
+        session = Session()
+        assert session.handle({"cmd": "start", "setup": {"dealer": 0, "seed": seed}}) == {"ok": True}
+        assert session.handle({"cmd": "state"})["hands"] == Checked.hands_of_seed(big)
+    for bad in (str(2**64), "-1", "01", "1e3", 1.0, True):
+        r = Session().handle({"cmd": "start", "setup": {"dealer": 0, "seed": bad}})
+        assert r["error"]["kind"] == "malformed", bad
+
+
+def test_count_divide_adds_up_to_the_count(s: Checked) -> None:
+    s({"cmd": "start", "setup": {"dealer": 0, "seed": "3"}})
+    r = s({"cmd": "count", "depth": 3, "divide": True})
+    assert sorted(r["divide"]) == ["call", "pass"] and sum(r["divide"].values()) == r["counts"][-1]
 
 
 def test_count(s: Checked) -> None:
@@ -224,6 +283,9 @@ def test_game_over_the_wire(s: Checked) -> None:
     assert st["phase"] == "game-over" and st["to_act"] is None
     assert st["game"]["scores"] == [0, 0, 0, 0] and len(st["game"]["results"]) == 4
     assert st["result"]["end"] == "void"
+    seen = s({"cmd": "observe", "seat": 1})["observation"]
+    assert seen["phase"] == "game-over" and seen["to_act"] is None  # one vocabulary with `state`
+    assert seen["result"] == st["result"]
 
 
 def test_subprocess_line_protocol() -> None:
@@ -249,3 +311,73 @@ def test_subprocess_line_protocol() -> None:
     assert out[2] == {"ok": True} and out[3] == {"ok": True}
     assert out[4]["phase"] == "playing" and out[4]["to_act"] == 0
     assert out[5] == {"ok": True}
+
+
+# ------------------------------------------------------------------ requests against their schemas
+# The engine checks request shapes by hand (standard library only); these
+# properties keep that check and spec/schema/protocol/request.schema.json in step.
+
+_ODD = st.one_of(
+    st.none(), st.booleans(), st.integers(min_value=-5, max_value=2**65), st.floats(allow_nan=False),
+    st.sampled_from(["", "Sup1", "S3 S4 S5", "18446744073709551615", "18446744073709551616", "007", "7",
+                     "call", "D7", "any-suit", "x"]),
+    st.lists(st.sampled_from(["Sup1", 1, None]), max_size=4), st.dictionaries(st.sampled_from(["D7", "x"]), st.just(1)),
+)
+_VALID: dict[str, dict[str, Any]] = {
+    "hello": {"protocol": 2},
+    "start": {"setup": {"dealer": 0, "seed": "5"}, "options": {"D7": "any-suit"}},
+    "act": {"seat": 0, "action": "call"},
+    "state": {},
+    "observe": {"seat": 1},
+    "pattern": {"current": "Sup7", "challenger": "Sup8", "elders": "Sup1 Sup9 Gon9 Zok9 Sin1 Sin9 WanSin", "led": True},
+    "count": {"depth": 2, "divide": True},
+    "stop": {},
+}
+_SETUPS = [{"dealer": 1, "deck": "x"}, {"dealer": 0, "seed": "5", "deck": "x"}, {"seed": "5"},
+           {"game": {"first_dealer": 0, "deals": [{"seed": "1"}]}}, {"game": {"first_dealer": 0, "deals": []}},
+           {"game": {"first_dealer": 0, "deals": [{"seed": 1.5}]}}, {"game": {"first_dealer": True, "deals": [{"seed": 1}]}},
+           {"dealer": 0, "hands": ["a", "b", "c"]}, {"dealer": 0, "hands": ["a", "b", "c", 4]}]
+
+
+@st.composite
+def _requests(draw: st.DrawFn) -> dict[str, Any]:
+    """A valid request of each kind, then (mostly) one change: a field's value, a missing or an extra field."""
+    cmd = draw(st.sampled_from(sorted(_VALID)))
+    request: dict[str, Any] = {"cmd": cmd, **_VALID[cmd]}
+    change = draw(st.sampled_from(["none", "value", "value", "drop", "extra", "setup"]))
+    fields = sorted(k for k in request if k != "cmd")
+    if change == "value" and fields:
+        request[draw(st.sampled_from(fields))] = draw(_ODD)
+    elif change == "drop" and fields:
+        del request[draw(st.sampled_from(fields))]
+    elif change == "extra":
+        request[draw(st.sampled_from(["seat", "extra", "classify", "divide", "led"]))] = draw(_ODD | st.just("Sup3"))
+    elif change == "setup" and cmd == "start":
+        request["setup"] = draw(st.sampled_from(_SETUPS))
+    return request
+
+
+@settings(max_examples=600, deadline=None, derandomize=True)
+@given(_requests())
+def test_a_request_its_schema_refuses_is_answered_malformed(request_: dict[str, Any]) -> None:
+    if VALIDATORS is None:
+        pytest.skip("protocol schemas not available")
+    schema_ok = VALIDATORS["request"].is_valid(request_)
+    answer = Session().handle(request_)
+    if not schema_ok:
+        assert answer["ok"] is False and answer["error"]["kind"] == "malformed", (request_, answer)
+    elif not _has_float(request_):
+        # JSON Schema's `integer` also matches 1.0; PROTOCOL.md says integers are written without a
+        # fraction, and the reference refuses 1.0 as malformed. Every other valid request is accepted.
+        assert request_problem(request_) is None, (request_, request_problem(request_))
+    assert answer["ok"] is True or answer["error"]["kind"] != "internal", (request_, answer)
+
+
+def _has_float(value: Any) -> bool:
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(_has_float(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_float(v) for v in value)
+    return False
