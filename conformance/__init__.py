@@ -11,6 +11,9 @@ pytest plugin (:mod:`conformance.pytest_plugin`) and, for programs,
 :func:`conformance.runner.run_scenarios`.
 """
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+"""The version the runner asks for first."""
+PROTOCOL_VERSIONS = (2, 1)
+"""Every version the runner speaks, newest first: an engine that refuses 2 is asked for 1."""
 
-__all__ = ["PROTOCOL_VERSION"]
+__all__ = ["PROTOCOL_VERSION", "PROTOCOL_VERSIONS"]

@@ -152,11 +152,13 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
 
     schemas = load_schemas((args.spec or default_spec_dir()).resolve() / "schema")
     engine = Engine(engine_spec, schemas, timeout=args.timeout or None)
+    # Asked for a perft divide only when a count scenario fails (started lazily).
+    diagnosis = Engine(parse_engine_spec("reference"), schemas, timeout=args.timeout or None)
     progress = Progress(len(selected), out, quiet=args.quiet)
     started = time.perf_counter()
     results = []
     try:
-        runner = ScenarioRunner(engine, spec, expected)
+        runner = ScenarioRunner(engine, spec, expected, diagnosis)
         for scenario in selected:
             progress.start(scenario)
             result = runner.run(scenario)
@@ -167,6 +169,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         progress.finish()
         engine.close()
+        diagnosis.close()
     duration = time.perf_counter() - started
 
     info = engine.info
@@ -189,7 +192,8 @@ def closing_line(results: list[Result]) -> str:
     """``N passed, N failed`` and whatever else happened, e.g. skips that leave rules untested."""
     counted = Counter(r.status for r in results)
     parts = [f"{counted.get(PASS, 0)} passed", f"{sum(counted.get(s, 0) for s in BAD_STATUSES)} failed"]
-    labels = {SKIP: "skipped (a capability or decision option the engine lacks)", XFAIL: "expected failures"}
+    labels = {SKIP: "skipped (a capability, decision option or protocol version the engine lacks)",
+              XFAIL: "expected failures"}
     parts += [f"{counted[s]} {label}" for s, label in labels.items() if counted.get(s)]
     return ", ".join(parts)
 

@@ -18,6 +18,13 @@ from .notation import NotationError, action_cards, card_multiset, card_text, car
 class Mismatch:
     key: str
     diff: tuple[str, ...]
+    fields: tuple[str, ...] = ()
+    """For `result` and `game`: the fields that differ."""
+
+    @property
+    def rule_keys(self) -> tuple[str, ...]:
+        """The keys of spec/expectations.yaml behind this mismatch (``result.deltas``, ``tricks``)."""
+        return tuple(f"{self.key}.{f}" for f in self.fields) or (self.key.split(".")[0],)
 
 
 def _fmt(value: Any) -> str:
@@ -152,13 +159,36 @@ def _subset(key: str, expected: Mapping[str, Any], actual: Any) -> Mismatch | No
         return Mismatch(key, (f"expected: {_fmt_map(expected)}", "actual:   null"))
     if not isinstance(actual, Mapping):
         return Mismatch(key, (f"expected: {_fmt_map(expected)}", f"actual:   {_fmt(actual)}"))
-    lines = []
+    lines, fields = [], []
     for field, value in expected.items():
         if field not in actual:
             lines.append(f"{field}: expected {_fmt(value)}, absent from the engine's {key}")
         elif not (actual[field] == value and type(actual[field]) is type(value)):
             lines.append(f"{field}: expected {_fmt(value)}, actual {_fmt(actual[field])}")
-    return Mismatch(key, tuple(lines)) if lines else None
+        else:
+            continue
+        fields.append(field)
+    return Mismatch(key, tuple(lines), tuple(fields)) if lines else None
+
+
+def _round(expected: Mapping[str, Any], state: Mapping[str, Any]) -> Mismatch | None:
+    """The round in progress (defined in phase `playing` only): leader and plays, in order."""
+    if state.get("phase") != "playing":
+        return Mismatch("round", (f"`round` is defined in phase playing only, and the phase is "
+                                  f"{_fmt(state.get('phase'))}: the scenario expects what the protocol leaves open",))
+    actual = state.get("round")
+    if not isinstance(actual, Mapping):
+        return Mismatch("round", (f"expected: {_fmt_map(expected)}", f"actual:   {_fmt(actual)}"))
+    exp = (expected["leader"], [_history_entry(p) for p in expected["plays"]])
+    act = (actual.get("leader"), [_history_entry(p) for p in actual.get("plays", [])])
+    if exp == act:
+        return None
+    return Mismatch("round", (f"expected: leader {exp[0]}, plays {_plays_text(expected['plays'])}",
+                              f"actual:   leader {act[0]}, plays {_plays_text(actual.get('plays', []))}"))
+
+
+def _plays_text(plays: Any) -> str:
+    return "[" + "; ".join(f"{p.get('seat')}: {p.get('action')}" for p in plays) + "]"
 
 
 def _fmt_map(m: Mapping[str, Any]) -> str:
@@ -239,7 +269,9 @@ def check_expectations(expect: Mapping[str, Any], state: Mapping[str, Any],
         elif key == "hands":
             m = _hands(value, state.get("hands"))
         elif key in ("result", "game"):
-            m = _subset(key, value, state.get(key))
+            m = _scalar(key, None, state.get(key)) if value is None else _subset(key, value, state.get(key))
+        elif key == "round":
+            m = _round(value, state)
         elif key == "observe":
             for entry in value:
                 m = _observation(entry, (observations or {}).get(entry["seat"]))

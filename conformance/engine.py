@@ -10,13 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import PROTOCOL_VERSION
+from . import PROTOCOL_VERSIONS
 from .adapters import Adapter, EngineSpec
 from .errors import AdapterError, EngineUnavailable, ProtocolViolation
 from .schemas import Schemas, best_errors, describe_error
 from .yamlsource import pointer_of
 
 MAX_START_FAILURES = 3
+V1_IMPLIED_CAPABILITIES = ("hands", "deck", "seed")
+"""Protocol 1 had no word for these: every protocol-1 engine was sent hands, decks and seeds."""
 
 
 @dataclass(frozen=True)
@@ -90,12 +92,25 @@ class Engine:
         return self.info
 
     def _handshake(self) -> EngineInfo:
-        self.requests += 1
-        answer = self.adapter.request({"cmd": "hello", "protocol": PROTOCOL_VERSION})
+        """``hello`` for the newest version first; an engine that refuses it is asked for the next."""
+        for version in PROTOCOL_VERSIONS:
+            self.requests += 1
+            answer = self.adapter.request({"cmd": "hello", "protocol": version})
+            refused = answer.get("ok") is False and isinstance(answer.get("error"), dict) \
+                and answer["error"].get("kind") == "unsupported"
+            if not refused:
+                return self._engine_info(answer, version)
+        raise ProtocolViolation(
+            f"the engine refused every protocol version the runner speaks ({', '.join(map(str, PROTOCOL_VERSIONS))})")
+
+    def _engine_info(self, answer: dict[str, Any], asked: int) -> EngineInfo:
         # The version first: another version may well have another message shape.
-        if answer.get("ok") is True and answer.get("protocol") != PROTOCOL_VERSION:
+        if answer.get("ok") is True and answer.get("protocol") not in PROTOCOL_VERSIONS:
             raise ProtocolViolation(
-                f"engine speaks protocol {answer.get('protocol')!r}, the runner speaks {PROTOCOL_VERSION}")
+                f"engine speaks protocol {answer.get('protocol')!r}; the runner speaks "
+                f"{' or '.join(map(str, PROTOCOL_VERSIONS))}")
+        if answer.get("ok") is True and answer.get("protocol") in PROTOCOL_VERSIONS:
+            asked = answer["protocol"]  # an engine of an older version may answer with its own
         reason = schema_reason(self.schemas, "hello", answer)
         if reason is not None:
             raise ProtocolViolation(f"invalid answer to 'hello': {reason}")
@@ -103,14 +118,19 @@ class Engine:
             err = answer["error"]
             raise ProtocolViolation(f"hello refused: {err['kind']}: {err['message']}")
         engine = answer["engine"]
+        capabilities = tuple(answer["capabilities"])
+        if asked == 1:
+            capabilities += tuple(c for c in V1_IMPLIED_CAPABILITIES if c not in capabilities)
         return EngineInfo(
             name=engine["name"], version=engine["version"], language=engine.get("language"),
             protocol=answer["protocol"], options=dict(answer["options"]),
-            configurable=answer["configurable"], capabilities=tuple(answer["capabilities"]), raw=answer)
+            configurable=answer["configurable"], capabilities=capabilities, raw=answer)
 
     def _exchange(self, message: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
         cmd = message["cmd"]
         self.requests += 1
+        if cmd == "start" and self.info is not None and self.info.protocol == 1:
+            message = _seeds_as_integers(message)
         answer = self.adapter.request(message)
         reason = schema_reason(self.schemas, cmd, answer, variant)
         if reason is not None:
@@ -132,3 +152,16 @@ class Engine:
 
     def close(self) -> None:
         self.adapter.close()
+
+
+def _seeds_as_integers(message: dict[str, Any]) -> dict[str, Any]:
+    """A ``start`` for a protocol-1 engine: seeds as JSON integers, as protocol 1 sent them."""
+    def deal(d: dict[str, Any]) -> dict[str, Any]:
+        return {**d, "seed": int(d["seed"])} if isinstance(d.get("seed"), str) else d
+    setup = message["setup"]
+    if "game" in setup:
+        game = setup["game"]
+        setup = {"game": {**game, "deals": [deal(d) for d in game["deals"]]}}
+    else:
+        setup = deal(setup)
+    return {**message, "setup": setup}

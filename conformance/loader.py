@@ -18,13 +18,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from reference_engine.cards import parse_mask
+from reference_engine.errors import HakkaError
+from reference_engine.patterns import INITIAL_ELDERS
+from reference_engine.premises import premise_problem
+
 from .errors import InputError, Problem
 from .paths import display_path
 from .schemas import Schemas, best_errors, describe_error
 from .specdata import SpecData
 from .yamlsource import YamlDocument, escape_pointer_token, load_yaml, pointer_of
 
-BODY_KINDS = ("pattern", "trajectory", "game", "count")
+BODY_KINDS = ("pattern", "trajectory", "game", "count", "setup")
 
 # The order of the areas in spec/README.md; unknown areas sort after, alphabetically.
 AREA_ORDER = ("CARDS", "GAME", "DEAL", "CALL", "PAT", "ELD", "TIG", "PLAY", "CLAIM", "SCORE", "OBS")
@@ -161,6 +166,8 @@ def _semantic_problems(doc: YamlDocument, index: int, item: dict[str, Any], spec
             elif option not in spec.decisions[decision].options:
                 known = ", ".join(spec.decisions[decision].options)
                 problems.append(Problem(doc.path, doc.line_of(p), f"unknown option {option!r} of {decision} (options: {known})", p, sid))
+    if "pattern" in item and "current" in item["pattern"]:
+        problems.extend(_premise_problems(doc, base, item))
     generated = bool(item.get("generated", False))
     if generated and not under_generated:
         p = f"{base}/generated"
@@ -168,6 +175,25 @@ def _semantic_problems(doc: YamlDocument, index: int, item: dict[str, Any], spec
     if under_generated and not generated:
         problems.append(Problem(doc.path, doc.line_of(base), "scenarios under generated/ must carry `generated: true`", base, sid))
     return problems
+
+
+def _premise_problems(doc: YamlDocument, base: str, item: dict[str, Any]) -> list[Problem]:
+    """A `beats` question must describe a position some hand reaches (spec/PROTOCOL.md, `pattern`).
+
+    Reachability is a rule of the game, so the reference engine's public
+    :func:`~reference_engine.premises.premise_problem` judges it.
+    """
+    body = item["pattern"]
+    try:
+        current, challenger = parse_mask(body["current"]), parse_mask(body["challenger"])
+        elders = parse_mask(body["elders"]) if "elders" in body else INITIAL_ELDERS
+    except HakkaError:
+        return []  # the card text itself is reported by the schema
+    problem = premise_problem(current, challenger, elders)
+    if problem is None:
+        return []
+    p = f"{base}/pattern"
+    return [Problem(doc.path, doc.line_of(p), f"no hand reaches this position: {problem}", p, item["id"])]
 
 
 def load_scenarios(paths: Iterable[Path], schemas: Schemas, spec: SpecData) -> list[Scenario]:

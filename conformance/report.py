@@ -123,7 +123,7 @@ def failure_details(results: list[Result], show_stderr: bool = True) -> str:
         if r.key:
             lines.append(f"  key:    {r.key}")
         lines.append(f"  reason: {r.reason}")
-        lines.append(f"  rules:  {', '.join(rule_anchor(c) for c in r.clauses)}")
+        lines.append(f"  rules:  {', '.join(rule_anchor(c) for c in (r.rules or r.clauses))}")
         for d in r.diff:
             lines.append(f"    {d}")
         if show_stderr and r.stderr.strip():

@@ -40,6 +40,7 @@ class Result:
     diff: tuple[str, ...] = ()
     stderr: str = ""
     duration: float = 0.0
+    rules: tuple[str, ...] = ()  # a failure's clauses, those behind the failing key first (spec/expectations.yaml)
     expected_failure: str | None = None  # the reason given in the expected-failures file
     original_status: str | None = None    # for xfail/xpass: the status before the list applied
     transcript: tuple[tuple[dict[str, Any], dict[str, Any] | None], ...] = field(default=(), compare=False, repr=False)
@@ -61,6 +62,7 @@ class Result:
         data["clauses"] = list(self.clauses)
         data["tags"] = list(self.tags)
         data["diff"] = list(self.diff)
+        data["rules"] = list(self.rules)
         data["duration"] = round(self.duration, 6)
         data.pop("transcript", None)
         if self.bad or self.status == XFAIL:

@@ -19,23 +19,26 @@ from typing import Any, Callable, Iterable, Mapping
 
 from .compare import check_expectations, state_diff
 from .engine import Engine, EngineInfo
-from .errors import AdapterError
+from .errors import AdapterError, EngineTimeout
 from .expected import apply_expected
 from .notation import INITIAL_ELDERS
-from .results import ERROR, FAIL, PASS, SKIP, Result
+from .results import ERROR, FAIL, PASS, SKIP, TIMEOUT, Result
 from .loader import Scenario
 from .specdata import SpecData
 
-CAPABILITY_OF_KIND = {"pattern": "pattern", "count": "count", "game": "game"}
+SETUP_CAPABILITIES = ("hands", "deck", "seed")
+"""A hand setup's form is also the capability that takes it (spec/PROTOCOL.md, Capabilities)."""
 
 
 class _Outcome(Exception):
-    def __init__(self, status: str, reason: str, key: str | None = None, diff: Iterable[str] = ()) -> None:
+    def __init__(self, status: str, reason: str, key: str | None = None, diff: Iterable[str] = (),
+                 rule_keys: tuple[str, ...] | None = None) -> None:
         super().__init__(reason)
         self.status = status
         self.reason = reason
         self.key = key
         self.diff = tuple(diff)
+        self.rule_keys = rule_keys if rule_keys is not None else ((key,) if key else ())
 
 
 def required_options(scenario: Scenario, spec: SpecData) -> dict[str, str]:
@@ -52,10 +55,43 @@ def options_to_send(scenario: Scenario) -> dict[str, str]:
     return dict(scenario.requires) if isinstance(scenario.requires, Mapping) else {}
 
 
+def _deal_capabilities(setup: Mapping[str, Any]) -> list[str]:
+    if "game" in setup:
+        return ["game"] + [c for deal in setup["game"]["deals"] for c in _deal_capabilities(deal)]
+    return [c for c in SETUP_CAPABILITIES if c in setup]
+
+
+def _observes(body: Mapping[str, Any]) -> bool:
+    expectations = [step.get("expect", {}) for step in body.get("steps", ())] + [body.get("final", {})]
+    return any("observe" in e for e in expectations)
+
+
+def required_capabilities(scenario: Scenario) -> tuple[str, ...]:
+    """The handshake capabilities a scenario needs, in the order the runner uses them."""
+    body = scenario.body
+    if scenario.kind == "pattern":
+        needed = ["pattern"]
+    elif scenario.kind == "setup":
+        needed = _deal_capabilities(body["start"]) + (_deal_capabilities(body["before"]) if "before" in body else [])
+    elif scenario.kind == "game":
+        needed = _deal_capabilities({"game": body["setup"]})
+    else:
+        needed = _deal_capabilities(body["setup"]) + (["count"] if scenario.kind == "count" else [])
+    if _observes(body):
+        needed.append("observe")
+    return tuple(dict.fromkeys(needed))
+
+
 def skip_reason(scenario: Scenario, info: EngineInfo, spec: SpecData) -> str | None:
-    capability = CAPABILITY_OF_KIND.get(scenario.kind)
-    if capability and capability not in info.capabilities:
-        return f"the engine lacks the {capability!r} capability"
+    since = scenario.data.get("protocol", 1)
+    if info.protocol < since:
+        return f"a requirement of protocol {since}; the engine speaks protocol {info.protocol}"
+    missing = [c for c in required_capabilities(scenario) if c not in info.capabilities]
+    if missing:
+        names = " and ".join(", ".join(repr(c) for c in missing).rsplit(", ", 1))
+        return f"the engine does not declare the {names} capabilit{'ies' if len(missing) > 1 else 'y'}"
+    if scenario.kind == "setup" and "options" in scenario.body and not info.configurable:
+        return "the scenario sends options, and the engine is not configurable"
     if info.configurable:
         return None
     differing = []
@@ -80,10 +116,13 @@ class _Context:
 class ScenarioRunner:
     """Runs scenarios one by one on one :class:`Engine`."""
 
-    def __init__(self, engine: Engine, spec: SpecData, expected_failures: Mapping[str, str] | None = None) -> None:
+    def __init__(self, engine: Engine, spec: SpecData, expected_failures: Mapping[str, str] | None = None,
+                 diagnosis: Engine | None = None) -> None:
         self.engine = engine
         self.spec = spec
         self.expected = dict(expected_failures or {})
+        self.diagnosis = diagnosis
+        """An engine asked for a perft divide when a count differs (the reference, by default)."""
 
     # ------------------------------------------------------------------ public
 
@@ -101,13 +140,13 @@ class ScenarioRunner:
                 raise _Outcome(SKIP, reason)
             ctx.at = "setup"
             getattr(self, "_run_" + scenario.kind)(scenario, info, ctx)
-            status, reason_text, key, diff = PASS, "", None, ()
+            status, reason_text, key, diff, rule_keys = PASS, "", None, (), ()
         except _Outcome as out:
-            status, reason_text, key, diff = out.status, out.reason, out.key, out.diff
+            status, reason_text, key, diff, rule_keys = out.status, out.reason, out.key, out.diff, out.rule_keys
         except AdapterError as exc:
-            status, reason_text, key, diff = exc.status, str(exc), None, ()
+            status, reason_text, key, diff, rule_keys = exc.status, str(exc), None, (), ()
         except Exception as exc:  # noqa: BLE001 - a runner bug must not end the run
-            status, key = ERROR, None
+            status, key, rule_keys = ERROR, None, ()
             reason_text = f"internal error of the runner: {type(exc).__name__}: {exc}"
             diff = tuple(traceback.format_exc().splitlines())
         if status in (PASS, SKIP):
@@ -117,6 +156,7 @@ class ScenarioRunner:
         result = Result(
             status=status, reason=reason_text, key=key, diff=tuple(diff),
             step=ctx.step, at=ctx.at, at_line=at_line, action=ctx.action,
+            rules=self.spec.clauses_behind(rule_keys, scenario.clauses) if status not in (PASS, SKIP) else (),
             stderr=self.engine.take_stderr(), duration=time.perf_counter() - started,
             transcript=tuple(ctx.transcript), **base)  # type: ignore[arg-type]
         return apply_expected(result, self.expected)
@@ -141,7 +181,11 @@ class ScenarioRunner:
         kind = answer["error"]["kind"]
         text = self._refusal(answer)
         if kind == "unsupported":
-            raise _Outcome(SKIP, f"the engine does not support {what}: {text}")
+            if self.engine.info is not None and self.engine.info.protocol == 1:
+                raise _Outcome(SKIP, f"the engine does not support {what}: {text}")
+            raise _Outcome(ERROR, f"the engine answered `unsupported` to {what}, which its handshake "
+                                  f"declares (capabilities {', '.join(self.engine.info.capabilities) if self.engine.info else '?'}): "
+                                  f"{text}")
         if kind == "internal":
             raise _Outcome(ERROR, f"internal error of the engine on {what}: {text}")
         raise _Outcome(FAIL, f"the engine refused {what}: {text}", key)
@@ -153,7 +197,7 @@ class ScenarioRunner:
 
     def _start(self, scenario: Scenario, info: EngineInfo, ctx: _Context, setup: dict[str, Any]) -> None:
         ctx.at, ctx.at_line = "setup", scenario.line_of(scenario.kind, "setup")
-        message: dict[str, Any] = {"cmd": "start", "setup": setup}
+        message: dict[str, Any] = {"cmd": "start", "setup": _wire_setup(setup)}
         if info.configurable:
             message["options"] = options_to_send(scenario)
         self._require_ok(self._call(ctx, message), "the setup", "setup")
@@ -187,7 +231,7 @@ class ScenarioRunner:
 
     def _run_trajectory(self, scenario: Scenario, info: EngineInfo, ctx: _Context) -> None:
         body = scenario.body
-        setup = {"game": dict(body["setup"])} if scenario.kind == "game" else dict(body["setup"])
+        setup = {"game": body["setup"]} if scenario.kind == "game" else dict(body["setup"])
         self._start(scenario, info, ctx, setup)
         state = self._state(ctx)
         for i, step in enumerate(body.get("steps", ())):
@@ -240,7 +284,8 @@ class ScenarioRunner:
         if mismatches:
             keys = ", ".join(m.key for m in mismatches)
             diff = [line for m in mismatches for line in [f"{m.key}:"] + [f"  {d}" for d in m.diff]]
-            raise _Outcome(FAIL, f"expectation not met: {keys}", keys, diff)
+            rule_keys = tuple(k for m in mismatches for k in m.rule_keys)
+            raise _Outcome(FAIL, f"expectation not met: {keys}", keys, diff, rule_keys)
 
     def _run_count(self, scenario: Scenario, info: EngineInfo, ctx: _Context) -> None:
         body = scenario.body
@@ -252,7 +297,11 @@ class ScenarioRunner:
             self._require_ok(answer, f"{step['do']!r} by seat {step['seat']}", "prefix")
         ctx.at, ctx.action, ctx.at_line = "count", None, scenario.line_of("count", "counts")
         expected = list(body["counts"])
-        answer = self._call(ctx, {"cmd": "count", "depth": len(expected)})
+        try:
+            answer = self._call(ctx, {"cmd": "count", "depth": len(expected)})
+        except EngineTimeout as exc:
+            raise _Outcome(TIMEOUT, f"the engine did not finish counting to depth {len(expected)} in time: "
+                                    f"too slow, which says nothing of whether it counts right ({exc})") from None
         self._require_ok(answer, f"count to depth {len(expected)}", "counts")
         actual = answer["counts"]
         if actual != expected:
@@ -260,15 +309,99 @@ class ScenarioRunner:
                     for d, (e, a) in enumerate(zip(expected, actual)) if e != a]
             if len(actual) != len(expected):
                 diff.append(f"expected {len(expected)} counts, got {len(actual)}")
+            wrong = next(d for d in range(len(expected)) if d >= len(actual) or actual[d] != expected[d]) + 1
+            diff.extend(self._divide_diff(scenario, info, ctx, wrong))
             raise _Outcome(FAIL, "perft counts differ", "counts", diff)
+
+    def _divide_diff(self, scenario: Scenario, info: EngineInfo, ctx: _Context, depth: int) -> list[str]:
+        """Perft divide at the first wrong depth: the engine's count per first action beside the reference's.
+
+        The expectation stays the scenario's; the divide only shows which
+        branch to look at. Needs the ``divide`` capability on both sides.
+        """
+        if "divide" not in info.capabilities:
+            return [f"(declare the 'divide' capability to see which first action's count is wrong at depth {depth})"]
+        if self.diagnosis is None:
+            return []
+        mine = self._call(ctx, {"cmd": "count", "depth": depth, "divide": True})
+        theirs = _replay_divide(self.diagnosis, scenario, depth)
+        if not mine.get("ok") or "divide" not in mine or theirs is None:
+            return ["(no perft divide available)"]
+        lines = [f"divide at depth {depth} (first action: engine vs reference engine, differing only):"]
+        for action in sorted(set(mine["divide"]) | set(theirs)):
+            a, b = mine["divide"].get(action), theirs.get(action)
+            if a != b:
+                lines.append(f"  {action}: {'absent' if a is None else a} vs {'absent' if b is None else b}")
+        return lines
+
+    def _run_setup(self, scenario: Scenario, info: EngineInfo, ctx: _Context) -> None:
+        """A `start` the engine must refuse, leaving the hand in play (if any) as it was."""
+        body = scenario.body
+        before = None
+        if "before" in body:
+            ctx.at, ctx.at_line = "before", scenario.line_of("setup", "before")
+            self._require_ok(self._call(ctx, {"cmd": "start", "setup": _wire_setup(body["before"])}),
+                             "the `before` setup", "before")
+            before = self._state(ctx)
+        ctx.at, ctx.at_line = "start", scenario.line_of("setup", "start")
+        message: dict[str, Any] = {"cmd": "start", "setup": _wire_setup(body["start"])}
+        if "options" in body:
+            message["options"] = dict(body["options"])
+        elif info.configurable:
+            message["options"] = options_to_send(scenario)
+        answer = self._call(ctx, message)
+        if answer["ok"]:
+            raise _Outcome(FAIL, f"the engine accepted a setup that must be refused as {body['error']}", "error",
+                           (f"expected: error {body['error']}", "actual:   ok"))
+        kind = answer["error"]["kind"]
+        if kind == "internal":
+            raise _Outcome(ERROR, f"internal error of the engine: {self._refusal(answer)}")
+        if kind != body["error"]:
+            ctx.at_line = scenario.line_of("setup", "error")
+            raise _Outcome(FAIL, "wrong error kind for the setup", "error",
+                           (f"expected: {body['error']}", f"actual:   {self._refusal(answer)}"))
+        if before is not None:
+            after = self._state(ctx)
+            if after != before:
+                raise _Outcome(FAIL, "the state changed after a refused start", "state", state_diff(before, after))
+
+
+def _wire_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """A scenario's setup as protocol 2 sends it: every seed a decimal string."""
+    def deal(d: Mapping[str, Any]) -> dict[str, Any]:
+        return {**d, "seed": str(d["seed"])} if "seed" in d else dict(d)
+    if "game" in setup:
+        game = setup["game"]
+        return {"game": {**game, "deals": [deal(d) for d in game["deals"]]}}
+    return deal(setup)
+
+
+def _replay_divide(engine: Engine, scenario: Scenario, depth: int) -> dict[str, int] | None:
+    """The diagnosis engine's divide for a count scenario's position, or None if it cannot give one."""
+    body = scenario.body
+    options = options_to_send(scenario)
+    try:
+        if not engine.call({"cmd": "start", "setup": _wire_setup(body["setup"]), "options": options})["ok"]:
+            return None
+        for step in body.get("prefix", ()):
+            if not engine.call({"cmd": "act", "seat": step["seat"], "action": step["do"]})["ok"]:
+                return None
+        answer = engine.call({"cmd": "count", "depth": depth, "divide": True})
+    except AdapterError:
+        return None
+    return answer.get("divide") if answer.get("ok") else None
 
 
 def run_scenarios(scenarios: Iterable[Scenario], engine: Engine, spec: SpecData,
                   expected_failures: Mapping[str, str] | None = None,
                   on_result: Callable[[Result], None] | None = None,
-                  on_start: Callable[[Scenario], None] | None = None) -> list[Result]:
-    """Run every scenario in order; never raises for engine misbehaviour."""
-    runner = ScenarioRunner(engine, spec, expected_failures)
+                  on_start: Callable[[Scenario], None] | None = None,
+                  diagnosis: Engine | None = None) -> list[Result]:
+    """Run every scenario in order; never raises for engine misbehaviour.
+
+    ``diagnosis`` is an engine asked for a perft divide when a count differs.
+    """
+    runner = ScenarioRunner(engine, spec, expected_failures, diagnosis)
     results = []
     for scenario in scenarios:
         if on_start:

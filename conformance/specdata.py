@@ -34,7 +34,13 @@ class SpecData:
 
     clauses: dict[str, str] | None = None  # clause ID -> area
     decisions: dict[str, Decision] | None = None
+    key_clauses: dict[str, tuple[str, ...]] = field(default_factory=dict)  # expectation key -> clauses
     warnings: list[str] = field(default_factory=list)
+
+    def clauses_behind(self, keys: tuple[str, ...], scenario_clauses: tuple[str, ...]) -> tuple[str, ...]:
+        """The clauses of the failing expectation ``keys`` first, then the scenario's others."""
+        first = [c for key in keys for c in self.key_clauses.get(key, ())]
+        return tuple(dict.fromkeys([*first, *scenario_clauses]))
 
     def default_of(self, decision: str) -> str | None:
         if self.decisions is None or decision not in self.decisions:
@@ -106,6 +112,16 @@ def load_spec_data(spec_dir: Path) -> SpecData:
                     continue
                 decisions[item["id"]] = Decision(item["id"], str(item.get("key", "")), options, str(default))
             data.decisions = decisions
+    path = spec_dir / "expectations.yaml"
+    if path.exists():
+        shown = display_path(path)
+        doc, probs = load_yaml(path, shown)
+        problems.extend(probs)
+        keys = doc.data.get("keys") if doc is not None and isinstance(doc.data, dict) else None
+        if isinstance(keys, dict):
+            data.key_clauses = {str(k): tuple(map(str, v or ())) for k, v in keys.items()}
+        elif doc is not None and not probs:
+            problems.append(Problem(shown, 1, "expected a top-level `keys:` mapping"))
     if problems:
         raise InputError(problems)
     return data

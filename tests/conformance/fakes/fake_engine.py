@@ -9,7 +9,7 @@ hang-on-state    never answers `state`
 garbage          answers `state` with a line that is not JSON
 schema-invalid   answers `state` with `{"ok": true, "phase": "calling"}`
 wrong-kind       answers a `classify` pattern request with `{"ok": true, "beats": true}`
-protocol-2       says protocol 2 in `hello`
+protocol-3       says protocol 3 in `hello` (the runner speaks 1 and 2)
 chatty           writes a line to stderr for every request, otherwise correct
 exit-at-startup  prints a message to stderr and exits with status 1 before reading
 hang-at-hello    never answers `hello`
@@ -51,9 +51,9 @@ def main() -> None:
         if mode == "chatty":
             sys.stderr.write(f"fake: got {cmd}\n")
             sys.stderr.flush()
-        if cmd == "hello" and mode == "protocol-2":
+        if cmd == "hello" and mode == "protocol-3":
             answer = session.handle(message)
-            answer["protocol"] = 2
+            answer["protocol"] = 3
             send(answer)
             continue
         if cmd == "hello" and mode == "hang-at-hello":
