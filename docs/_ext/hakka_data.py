@@ -198,7 +198,7 @@ class Scenario:
 
     @property
     def body(self) -> str:
-        for key in ("pattern", "trajectory", "game", "count"):
+        for key in ("pattern", "trajectory", "game", "count", "setup"):
             if key in self.data:
                 return key
         return "?"

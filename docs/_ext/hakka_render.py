@@ -278,8 +278,12 @@ def expect_html(expect: dict[str, Any], seats: Seats) -> str:
             items.append("game: " + ", ".join(bits))
         if "scores" in g:
             items.append(four_html("Game score", g["scores"], seats, signed=True))
+    if "round" in expect:
+        r = expect["round"]
+        plays = "; ".join(f"{seats.label(p['seat'])}: {action_html(p['action'])}" for p in r["plays"]) or "no play yet"
+        items.append(f"round in progress, led by {seats.label(r['leader'])}: {plays}")
     if "result" in expect:
-        items.append('<div class="hk-result">' + result_html(expect["result"], seats) + "</div>")
+        items.append(result_or_none_html(expect["result"], seats))
     if not items:
         return ""
     return '<ul class="hk-expect">' + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
@@ -290,9 +294,47 @@ def final_html(title: str, final: dict[str, Any], seats: Seats) -> str:
     rest = {k: v for k, v in final.items() if k != "result"}
     html = f'<div class="hk-final"><p class="hk-final-title">{escape(title)}</p>'
     if "result" in final:
-        html += '<div class="hk-result">' + result_html(final["result"], seats) + "</div>"
+        html += result_or_none_html(final["result"], seats)
     html += expect_html(rest, seats) + "</div>"
     return html
+
+
+def result_or_none_html(result: dict[str, Any] | None, seats: Seats) -> str:
+    if result is None:
+        return "no hand result yet"
+    return '<div class="hk-result">' + result_html(result, seats) + "</div>"
+
+
+def refused_setup_html(body: dict[str, Any]) -> str:
+    """A `start` an engine must refuse: the setup as written, and the error."""
+    def setup_rows(setup: dict[str, Any]) -> str:
+        if "game" in setup:
+            game = setup["game"]
+            rows = f'<tr><th scope="row">first Dealer</th><td>seat {game["first_dealer"]}</td></tr>'
+            return rows + "".join(f'<tr><th scope="row">deal {i}</th><td>{escape(json_text(d))}</td></tr>'
+                                  for i, d in enumerate(game["deals"], 1))
+        rows = f'<tr><th scope="row">Dealer</th><td>seat {setup["dealer"]}</td></tr>'
+        for seat, hand in enumerate(setup.get("hands", [])):
+            rows += f'<tr><th scope="row">seat {seat}</th><td><code>{escape(hand)}</code></td></tr>'
+        for key in ("deck", "seed"):
+            if key in setup:
+                rows += f'<tr><th scope="row">{key}</th><td><code>{escape(str(setup[key]))}</code></td></tr>'
+        return rows
+    html = ""
+    if "before" in body:
+        html += ('<p class="hk-game-setup">First a valid hand is started; after the refusal it must be '
+                 'exactly as it was.</p>')
+    if "options" in body:
+        html += f'<p class="hk-game-setup">Options sent: <code>{escape(json_text(body["options"]))}</code></p>'
+    html += '<table class="hk-duel"><tbody>' + setup_rows(body["start"]) + (
+        f'<tr><th scope="row">Result</th><td><span class="hk-verdict hk-no">✗ refused: '
+        f'{escape(body["error"])}</span></td></tr></tbody></table>')
+    return html
+
+
+def json_text(value: Any) -> str:
+    import json
+    return json.dumps(value, ensure_ascii=False)
 
 
 # ------------------------------------------------------------- bodies

@@ -310,6 +310,8 @@ def body_html(spec: Spec, sc: Scenario, options: dict[str, str]) -> str:
             "<thead><tr><th>depth</th><th>sequences</th></tr></thead><tbody>" + rows + "</tbody></table>"
         )
         return html
+    if "setup" in data:
+        return R.refused_setup_html(data["setup"])
     if "game" in data:
         body = data["game"]
         setup = body["setup"]

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// A minimal Hakka Cards engine adapter for the conformance protocol, version 1.
+// A minimal Hakka Cards engine adapter for the conformance protocol, version 2.
 //
 // It answers `hello`, `pattern` and `stop`, and says `unsupported` to every
-// other request. Its patterns follow the default options of the rulebook:
+// other request. It declares only the `pattern` capability, so the runner never
+// sends it another: every scenario needing a whole hand is skipped, with the reason.
+// Its patterns follow the default options of the rulebook:
 //
 //   PAT-1 / D18  a Run is 3+ cards of one suit with consecutive numbers (never Wan Sin)
 //   PAT-3 / D17  a Set is 3+ cards of one number (Wan Sin never joins a Set of 1s)
@@ -18,7 +20,7 @@
 
 const readline = require("node:readline");
 
-const PROTOCOL = 1;
+const PROTOCOL = 2;
 const SUITS = ["Sup", "Gon", "Zok", "Sin"]; // highest first (CARDS-2)
 const SHORT = { s: "Sup", g: "Gon", z: "Zok", n: "Sin" };
 
