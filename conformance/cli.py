@@ -26,6 +26,7 @@ from .results import BAD_STATUSES, PASS, SKIP, XFAIL, Result
 from .runner import ScenarioRunner
 from .loader import BODY_KINDS, Filters, Scenario, load_scenarios, select
 from .schemas import load_schemas
+from .smoke import smoke
 from .specdata import SpecData, load_spec_data
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
@@ -96,6 +97,11 @@ Examples:
     ls.add_argument("--ids-only", action="store_true", help="print only the IDs")
     _add_selection(ls)
 
+    smoke_p = sub.add_parser("smoke", help="try an engine once over in a few seconds, with advice",
+                             formatter_class=argparse.RawDescriptionHelpFormatter, epilog=ENGINE_SPEC_HELP)
+    smoke_p.add_argument("--engine", "-e", metavar="ENGINE", default="reference")
+    smoke_p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS")
+    smoke_p.add_argument("--spec", metavar="DIR", type=Path, default=None)
     check = sub.add_parser("check", help="validate scenario files (schema, IDs, clauses, decisions)")
     _add_selection(check)
     fuzz_cli.add_parser(sub)
@@ -188,6 +194,18 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_FAILED if bad else EXIT_OK
 
 
+def cmd_smoke(args: argparse.Namespace, out: TextIO) -> int:
+    spec_dir = (args.spec or default_spec_dir()).resolve()
+    engine = Engine(parse_engine_spec(args.engine), load_schemas(spec_dir / "schema"), timeout=args.timeout or None)
+    try:
+        report = smoke(engine, load_spec_data(spec_dir))
+    finally:
+        engine.close()
+    out.write(f"smoke test of {args.engine}\n")
+    report.write(out)
+    return EXIT_FAILED if report.problems else EXIT_OK
+
+
 def closing_line(results: list[Result]) -> str:
     """``N passed, N failed`` and whatever else happened, e.g. skips that leave rules untested."""
     counted = Counter(r.status for r in results)
@@ -209,6 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_run(args, out)
         if args.command == "list":
             return cmd_list(args, out)
+        if args.command == "smoke":
+            return cmd_smoke(args, out)
         return cmd_check(args, out)
     except InputError as exc:
         for problem in exc.problems:
