@@ -24,12 +24,16 @@ release = "0.1.0"
 
 extensions = [
     "sphinx.ext.autodoc",
+    "myst_parser",  # spec/PROTOCOL.md is included as it is written: one text, not a restatement
     "hakka_spec",
+    "hakka_transcript",
 ]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+myst_heading_anchors = 3
 
 hakka_root = str(ROOT)
 
-exclude_patterns = ["_build", "examples/**/node_modules", "**/README.md"]
+exclude_patterns = ["_build", "examples/**/node_modules", "README.md", "**/README.md"]
 templates_path: list[str] = []
 html_static_path = ["_static"]
 html_theme = "alabaster"

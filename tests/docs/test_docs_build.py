@@ -253,11 +253,11 @@ def test_score_table_is_read_from_score_1() -> None:
 
 
 def test_protocol_page_includes_every_protocol_schema() -> None:
-    page = (DOCS / "reference" / "protocol.rst").read_text(encoding="utf-8")
+    page = (DOCS / "reference" / "protocol.md").read_text(encoding="utf-8")
     schemas = sorted(p.name for p in (ROOT / "spec" / "schema" / "protocol").glob("*.json"))
     assert schemas, "spec/schema/protocol/ is empty"
     missing = [name for name in schemas if f"spec/schema/protocol/{name}" not in page]
-    assert not missing, f"docs/reference/protocol.rst does not include {missing}"
+    assert not missing, f"docs/reference/protocol.md does not include {missing}"
 
 
 def test_node_example_engine_passes_the_pattern_scenarios() -> None:
