@@ -13,6 +13,7 @@ from typing import Any
 from . import PROTOCOL_VERSIONS
 from .adapters import Adapter, EngineSpec
 from .errors import AdapterError, EngineUnavailable, ProtocolViolation
+from .setups import with_seeds
 from .schemas import Schemas, best_errors, describe_error
 from .yamlsource import pointer_of
 
@@ -130,7 +131,7 @@ class Engine:
         cmd = message["cmd"]
         self.requests += 1
         if cmd == "start" and self.info is not None and self.info.protocol == 1:
-            message = _seeds_as_integers(message)
+            message = {**message, "setup": with_seeds(message["setup"], int)}  # protocol 1 sent integers
         answer = self.adapter.request(message)
         reason = schema_reason(self.schemas, cmd, answer, variant)
         if reason is not None:
@@ -153,15 +154,3 @@ class Engine:
     def close(self) -> None:
         self.adapter.close()
 
-
-def _seeds_as_integers(message: dict[str, Any]) -> dict[str, Any]:
-    """A ``start`` for a protocol-1 engine: seeds as JSON integers, as protocol 1 sent them."""
-    def deal(d: dict[str, Any]) -> dict[str, Any]:
-        return {**d, "seed": int(d["seed"])} if isinstance(d.get("seed"), str) else d
-    setup = message["setup"]
-    if "game" in setup:
-        game = setup["game"]
-        setup = {"game": {**game, "deals": [deal(d) for d in game["deals"]]}}
-    else:
-        setup = deal(setup)
-    return {**message, "setup": setup}

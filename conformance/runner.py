@@ -24,10 +24,9 @@ from .expected import apply_expected
 from .notation import INITIAL_ELDERS
 from .results import ERROR, FAIL, PASS, SKIP, TIMEOUT, Result
 from .loader import Scenario
+from .setups import capabilities_of, with_seeds
 from .specdata import SpecData
 
-SETUP_CAPABILITIES = ("hands", "deck", "seed")
-"""A hand setup's form is also the capability that takes it (spec/PROTOCOL.md, Capabilities)."""
 
 
 class _Outcome(Exception):
@@ -55,12 +54,6 @@ def options_to_send(scenario: Scenario) -> dict[str, str]:
     return dict(scenario.requires) if isinstance(scenario.requires, Mapping) else {}
 
 
-def _deal_capabilities(setup: Mapping[str, Any]) -> list[str]:
-    if "game" in setup:
-        return ["game"] + [c for deal in setup["game"]["deals"] for c in _deal_capabilities(deal)]
-    return [c for c in SETUP_CAPABILITIES if c in setup]
-
-
 def _observes(body: Mapping[str, Any]) -> bool:
     expectations = [step.get("expect", {}) for step in body.get("steps", ())] + [body.get("final", {})]
     return any("observe" in e for e in expectations)
@@ -72,11 +65,11 @@ def required_capabilities(scenario: Scenario) -> tuple[str, ...]:
     if scenario.kind == "pattern":
         needed = ["pattern"]
     elif scenario.kind == "setup":
-        needed = _deal_capabilities(body["start"]) + (_deal_capabilities(body["before"]) if "before" in body else [])
+        needed = capabilities_of(body["start"]) + (capabilities_of(body["before"]) if "before" in body else [])
     elif scenario.kind == "game":
-        needed = _deal_capabilities({"game": body["setup"]})
+        needed = capabilities_of({"game": body["setup"]})
     else:
-        needed = _deal_capabilities(body["setup"]) + (["count"] if scenario.kind == "count" else [])
+        needed = capabilities_of(body["setup"]) + (["count"] if scenario.kind == "count" else [])
     if _observes(body):
         needed.append("observe")
     return tuple(dict.fromkeys(needed))
@@ -368,12 +361,7 @@ class ScenarioRunner:
 
 def _wire_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     """A scenario's setup as protocol 2 sends it: every seed a decimal string."""
-    def deal(d: Mapping[str, Any]) -> dict[str, Any]:
-        return {**d, "seed": str(d["seed"])} if "seed" in d else dict(d)
-    if "game" in setup:
-        game = setup["game"]
-        return {"game": {**game, "deals": [deal(d) for d in game["deals"]]}}
-    return deal(setup)
+    return with_seeds(setup, str)
 
 
 def _replay_divide(engine: Engine, scenario: Scenario, depth: int) -> dict[str, int] | None:

@@ -207,3 +207,24 @@ def test_filters(tmp_path, schemas, mini_spec):
 def test_the_repository_scenarios_are_valid(schemas, spec_data):
     from conftest import REPO
     assert load_scenarios([REPO / "conformance" / "scenarios"], schemas, spec_data)
+
+
+def test_a_beats_question_no_hand_reaches_is_refused_at_its_line(tmp_path, schemas, mini_spec):
+    path = write(tmp_path, "premise.yaml", """\
+        scenarios:
+          - id: reachable
+            title: x
+            clauses: [PAT-1]
+            pattern: {current: "Sup8", challenger: "Sup7", elders: "Sup1 Sup8 Sup9 Gon9 Zok9 Sin1 Sin9 WanSin", expect: does-not-beat}
+          - id: sup9-still-in-play
+            title: x
+            clauses: [PAT-1]
+            pattern:
+              current: "Sup8"
+              challenger: "Sup9"
+              elders: "Sup1 Sup8 Sup9 Gon9 Zok9 Sin1 Sin9 WanSin"
+              expect: does-not-beat
+        """)
+    [p] = problems([path], schemas, mini_spec)
+    assert f"{path}:10: scenario sup9-still-in-play: no hand reaches this position" in p
+    assert "Sup9 is on the table (ELD-2)" in p

@@ -1,0 +1,31 @@
+"""The shape of a ``start`` setup (spec/PROTOCOL.md): a hand, or a game of deals.
+
+One place that knows how deals nest in a setup, for the runner (which
+capabilities a setup needs, seeds as protocol 2 sends them) and the engine
+connection (seeds as protocol 1 sent them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+DEAL_FORMS = ("hands", "deck", "seed")
+"""A deal's form is also the capability that takes it (spec/PROTOCOL.md, Capabilities)."""
+
+
+def capabilities_of(setup: Mapping[str, Any]) -> list[str]:
+    """The capabilities an engine needs to take ``setup``: ``game`` and each deal's form."""
+    if "game" in setup:
+        return ["game"] + [c for deal in setup["game"]["deals"] for c in capabilities_of(deal)]
+    return [form for form in DEAL_FORMS if form in setup]
+
+
+def with_seeds(setup: Mapping[str, Any], convert: Callable[[Any], Any]) -> dict[str, Any]:
+    """``setup`` with every seed passed through ``convert`` (``str`` for protocol 2, ``int`` for 1)."""
+    def deal(d: Mapping[str, Any]) -> dict[str, Any]:
+        return {**d, "seed": convert(d["seed"])} if "seed" in d else dict(d)
+    if "game" in setup:
+        game = setup["game"]
+        return {"game": {**game, "deals": [deal(d) for d in game["deals"]]}}
+    return deal(setup)
