@@ -29,13 +29,11 @@ from .adapters import ENGINE_SPEC_HELP, parse_engine_spec
 from .engine import Engine
 from .errors import InputError
 from .expected import load_expected_failures
-from .loader import Scenario, load_scenarios
-from .paths import DEFAULT_SCENARIOS_DIR, default_spec_dir
+from .loader import Scenario
+from .paths import DEFAULT_SCENARIOS_DIR
 from .report import failure_details
 from .results import PASS, SKIP, Result
-from .runner import ScenarioRunner
-from .schemas import load_schemas
-from .specdata import load_spec_data
+from .suite import Suite
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -71,22 +69,20 @@ class HakkaSession:
     def __init__(self, config: pytest.Config, engine_text: str) -> None:
         try:
             spec_engine = parse_engine_spec(engine_text)
-            spec_dir = Path(config.getoption("hakka_spec") or default_spec_dir())
-            if not spec_dir.is_dir():
-                raise InputError(f"{spec_dir}: spec directory not found (use --hakka-spec)")
-            schemas = load_schemas(spec_dir.resolve() / "schema")
-            self.spec = load_spec_data(spec_dir)
             scenarios_opt = config.getoption("hakka_scenarios")
             self.root = Path(scenarios_opt) if scenarios_opt else DEFAULT_SCENARIOS_DIR
-            self.scenarios = load_scenarios([self.root], schemas, self.spec)
+            spec_dir = config.getoption("hakka_spec")
+            suite = Suite.load(Path(spec_dir) if spec_dir else None, [self.root])
             xf = config.getoption("hakka_expected_failures")
             self.expected = load_expected_failures(Path(xf)) if xf else {}
         except InputError as exc:
             raise pytest.UsageError("hakka conformance: " + "\n".join(str(p) for p in exc.problems)) from None
+        self.spec, self.scenarios = suite.spec, suite.scenarios
         timeout = config.getoption("hakka_timeout")
-        self.engine = Engine(spec_engine, schemas, timeout=timeout or None)
+        self.engine = Engine(spec_engine, suite.schemas, timeout=timeout or None)
+        self.diagnosis = suite.engine("reference", timeout or None)
         # Expected failures are left to pytest's xfail(strict=True), so the runner sees none.
-        self.runner = ScenarioRunner(self.engine, self.spec, {})
+        self.runner = suite.runner(self.engine, {}, self.diagnosis)
         self.engine_text = engine_text
         self.by_file: dict[Path, list[Scenario]] = {}
         for s in self.scenarios:
@@ -116,6 +112,7 @@ class HakkaSession:
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         self.engine.close()
+        self.diagnosis.close()
 
 
 class ScenarioFile(pytest.File):
