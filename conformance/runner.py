@@ -123,6 +123,7 @@ class ScenarioRunner:
         started = time.perf_counter()
         ctx = _Context(at_line=scenario.line)
         diff: tuple[str, ...]
+        rule_keys: tuple[str, ...]
         base = dict(id=scenario.id, file=scenario.file, line=scenario.line, kind=scenario.kind,
                     area=scenario.area, clauses=scenario.clauses, tags=scenario.tags)
         try:
