@@ -1,0 +1,68 @@
+"""The package installs anywhere: a wheel carries spec/ and the corpus.
+
+An engine project adds this suite to its own CI with ``pip install``; no
+checkout of this repository is at hand there. The slow test builds the wheel,
+installs it into a fresh virtual environment and runs the commands from a
+folder that is not the checkout, against the reference in-process and through
+the subprocess adapter. It runs in CI by default; ``-m "not wheel"`` leaves it
+out of a quick local run.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+import venv
+from pathlib import Path
+
+import pytest
+from setuptools import find_packages
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_every_python_package_is_listed_for_the_wheel() -> None:
+    # pyproject lists its packages (conformance._spec is mapped onto spec/), so a
+    # new subpackage must be added there or the wheel would silently lack it.
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    on_disk = set(find_packages(str(REPO), include=["reference_engine*", "conformance*"]))
+    assert on_disk <= set(config["packages"]), f"add {sorted(on_disk - set(config['packages']))} to pyproject.toml"
+    assert config["package-dir"]["conformance._spec"] == "spec"
+
+
+def _run(args: list[str], cwd: Path, env: dict[str, str]) -> str:
+    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"{' '.join(args)} exited {done.returncode}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+@pytest.mark.wheel
+def test_wheel_installs_into_a_fresh_venv_and_runs_from_another_folder(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("HAKKA_SPEC_DIR", "PYTHONPATH", "VIRTUAL_ENV")}
+    dist = tmp_path / "dist"
+    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(REPO), "-w", str(dist)], tmp_path, env)
+    (wheel,) = dist.glob("hakka_cards-*.whl")
+
+    target = tmp_path / "venv"
+    venv.create(target, with_pip=True)
+    bin_dir = target / ("Scripts" if os.name == "nt" else "bin")
+    _run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", str(wheel)], tmp_path, env)
+
+    elsewhere = tmp_path / "an-engine-project"
+    elsewhere.mkdir()
+    cli = str(bin_dir / "hakka-conformance")
+    listed = _run([cli, "list"], elsewhere, env)
+    count = int(listed.strip().splitlines()[-1].split()[0])
+    assert count > 100, listed[-500:]
+    assert "scenario(s) in" in _run([cli, "check"], elsewhere, env)
+    for engine in ("reference", "reference-subprocess"):
+        out = _run([cli, "run", "--quiet", "--engine", engine], elsewhere, env)
+        assert f"{count} passed, 0 failed" in out, out[-2000:]
+    # The scenarios, schemas and rules came from the installed package, not this checkout.
+    location = _run([str(bin_dir / "python"), "-c",
+                     "from conformance.paths import default_spec_dir, DEFAULT_SCENARIOS_DIR as s; "
+                     "print(default_spec_dir()); print(s)"], elsewhere, env)
+    for line in location.split():
+        assert Path(line).is_relative_to(target), location
