@@ -62,6 +62,31 @@ def test_good_file_loads_with_yaml_1_2_booleans(tmp_path, schemas, mini_spec):
     assert s.kind == "pattern" and s.area == "PAT" and s.line == 2
 
 
+SCHEMA_LINE = "# yaml-language-server: $schema="
+
+
+def test_the_editor_schema_line_is_optional_and_lines_still_count_from_the_file(tmp_path, schemas, mini_spec):
+    with_line = SCHEMA_LINE + "../spec/schema/scenario.schema.json\n" + GOOD
+    [plain] = load_scenarios([write(tmp_path, "plain.yaml", GOOD)], schemas, mini_spec)
+    [hinted] = load_scenarios([write(tmp_path, "hinted.yaml", with_line)], schemas, mini_spec)
+    assert (hinted.id, hinted.requires, hinted.kind) == (plain.id, plain.requires, plain.kind)
+    assert hinted.line == plain.line + 1
+
+
+def test_every_corpus_file_points_editors_at_the_scenario_schema() -> None:
+    # The first line lets a YAML language server (VS Code, Neovim, ...) complete
+    # and validate a scenario while it is typed; the path is relative to the file.
+    repo = Path(__file__).resolve().parents[2]
+    schema = (repo / "spec" / "schema" / "scenario.schema.json").resolve()
+    files = sorted((repo / "conformance" / "scenarios").rglob("*.yaml"))
+    assert files
+    for path in files:
+        first = path.read_text(encoding="utf-8").split("\n", 1)[0]
+        assert first.startswith(SCHEMA_LINE), f"{path}: first line should be {SCHEMA_LINE}<relative path>"
+        target = (path.parent / first[len(SCHEMA_LINE):]).resolve()
+        assert target == schema, f"{path}: {first} does not lead to {schema}"
+
+
 def test_schema_error_points_at_the_line_of_the_offending_key(tmp_path, schemas, mini_spec):
     path = write(tmp_path, "bad.yaml", """\
         scenarios:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import importlib.util
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from typing import Any, Mapping, Sequence
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 OUT = REPO / "conformance" / "scenarios" / "counts"
+SCHEMA = REPO / "spec" / "schema" / "scenario.schema.json"
 
 if __package__:
     from . import oracle as O
@@ -877,7 +879,8 @@ def _action(text: str) -> str:
 
 
 def render(specs: Sequence[Spec], description: str) -> str:
-    out = ["# Written by tests/engine/make_count_scenarios.py: edit the specs there, not this file.",
+    out = [f"# yaml-language-server: $schema={os.path.relpath(SCHEMA, OUT)}",
+           "# Written by tests/engine/make_count_scenarios.py: edit the specs there, not this file.",
            "description: >"]
     words = description.split()
     line = " "

@@ -14,6 +14,7 @@ what argues from the rules; these only guard against drift between engines.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from pathlib import Path
@@ -28,6 +29,7 @@ if str(REPO) not in sys.path:
 from reference_engine.wire import Session  # noqa: E402
 
 OUT = REPO / "conformance" / "scenarios" / "generated" / "random-hands"
+SCHEMA = REPO / "spec" / "schema" / "scenario.schema.json"
 HANDS_PER_FILE = 8
 PROFILES: dict[str, dict[str, str]] = {
     "defaults": {},
@@ -90,10 +92,15 @@ def scenarios_for(name: str, options: dict[str, str], base_seed: int) -> list[di
     return out
 
 
+def schema_line(path: Path) -> str:
+    """The editor's hint (YAML language server) to the scenario schema, relative to ``path``."""
+    return f"# yaml-language-server: $schema={os.path.relpath(SCHEMA, path.parent)}\n"
+
+
 def render(name: str, options: dict[str, str], base_seed: int) -> str:
     body = yaml.safe_dump({"scenarios": scenarios_for(name, options, base_seed)},
                           sort_keys=False, width=120, allow_unicode=True)
-    return HEADER + body
+    return schema_line(OUT / f"{name}.yaml") + HEADER + body
 
 
 def expected_files() -> dict[Path, str]:
