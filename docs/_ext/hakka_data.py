@@ -3,10 +3,9 @@
 Pure Python (PyYAML only), no Sphinx: the Sphinx extension ``hakka_spec``
 renders what this module loads, and ``tests/docs`` can use it directly.
 
-Cards are parsed here independently of the reference engine, from the
-notation of ``spec/README.md``, and the seeded deal of D33 is reimplemented
-from its description there, so that the rulebook draws a ``seed`` setup's
-hands without importing any engine (a test checks both agree).
+Cards, deals (D2, D33) and Elders (ELD-1, ELD-2, D19) come from the reference
+engine's public API: the rulebook draws what the engine deals and tracks, and
+keeps no second copy of those rules.
 """
 
 from __future__ import annotations
@@ -18,15 +17,14 @@ from typing import Any
 
 import yaml
 
-SUITS = ("Sup", "Gon", "Zok", "Sin")
-"""Suits, highest first (CARDS-2)."""
-SHORT_SUITS = {"s": "Sup", "g": "Gon", "z": "Zok", "n": "Sin"}
+import reference_engine as engine
+from reference_engine.cards import NAMES
+
 WAN_SIN = "WanSin"
-CANONICAL_DECK = tuple(f"{s}{n}" for s in SUITS for n in range(1, 10)) + (WAN_SIN,)
-CARD_ORDER = {name: i for i, name in enumerate(CANONICAL_DECK)}
-INITIAL_ELDERS = ("Sup9", "Gon9", "Zok9", "Sin9", "Sup1", "Sin1", WAN_SIN)
-"""ELD-1: the Elders at the start of every hand."""
-PERMANENT_ELDERS = ("Sup1", "Sin1", WAN_SIN)
+CARD_ORDER = {name: i for i, name in enumerate(NAMES)}
+"""The engine's canonical card order (CARDS-2): Sup1 .. Sup9, Gon1 .. Sin9, WanSin."""
+INITIAL_ELDERS = tuple(str(c) for c in engine.Cards(engine.Hand.from_seed(0, 0).elders))
+"""ELD-1: the Elders at the start of every hand, as the engine deals them."""
 
 # The areas of spec/README.md, in reading order: prefix -> (area name, page title).
 AREAS: dict[str, tuple[str, str]] = {
@@ -78,14 +76,11 @@ class Card:
 
 
 def parse_card(text: str) -> Card:
-    t = text.strip().lower()
-    if t in ("wansin", "w"):
-        return Card(WAN_SIN)
-    m = re.fullmatch(r"(sup|gon|zok|sin|s|g|z|n)([1-9])", t)
-    if not m:
-        raise SpecError(f"{text!r} is not a card (spec/README.md, card notation)")
-    suit = SHORT_SUITS[m.group(1)] if len(m.group(1)) == 1 else m.group(1).capitalize()
-    return Card(f"{suit}{m.group(2)}")
+    """One card in the notation of spec/README.md, read by the reference engine's parser."""
+    try:
+        return Card(str(engine.Card.parse(text)))
+    except engine.HakkaError as exc:
+        raise SpecError(f"{text!r} is not a card (spec/README.md, card notation): {exc}") from None
 
 
 def parse_cards(text: str | list[str] | None) -> list[Card]:
@@ -108,73 +103,73 @@ def parse_action(text: str) -> tuple[str, list[Card]]:
     return parts[0].lower(), parse_cards(" ".join(parts[1:]))
 
 
-# ------------------------------------------------------ deals (D2, D33)
-
-_MASK64 = (1 << 64) - 1
-
-
-def splitmix64(seed: int):
-    state = seed & _MASK64
-    while True:
-        state = (state + 0x9E3779B97F4A7C15) & _MASK64
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        yield z ^ (z >> 31)
+def _cards_of(cards: engine.Cards) -> list[Card]:
+    return [Card(str(c)) for c in cards]
 
 
-def seeded_deck(seed: int) -> list[Card]:
-    """D33: SplitMix64 then Fisher-Yates over the canonical deck order."""
-    deck = list(CANONICAL_DECK)
-    rng = splitmix64(seed)
-    for i in range(36, 0, -1):
-        j = next(rng) % (i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
-    return [Card(n) for n in deck]
+# --------------------------------------------- deals and Elders, drawn by the engine
+#
+# The seeded shuffle (D33), the deal order (DEAL-4, D2) and Elder promotion
+# (ELD-2, D19) are the reference engine's: the rulebook asks it, through its
+# public API, rather than keep a second copy of those rules.
 
 
-def deal(deck: list[Card], dealer: int, deal_order: str = "dealer-first") -> list[list[Card]]:
-    """DEAL-4 / D2: the hands by seat from a deck order."""
-    if len(deck) != 37:
-        raise SpecError(f"a deck has 37 cards, this one {len(deck)}")
-    dreamer = (dealer + 2) % 4
-    if deal_order == "dealer-last":
-        first_pass = [(dealer + k) % 4 for k in (1, 2, 3, 4)]
-    else:
-        first_pass = [(dealer + k) % 4 for k in range(4)]
-    active = [s for s in first_pass if s != dreamer]
-    hands: list[list[Card]] = [[] for _ in range(4)]
-    for seat, card in zip(first_pass, deck[:4]):
-        hands[seat].append(card)
-    for k, card in enumerate(deck[4:]):
-        hands[active[k % 3]].append(card)
-    return [sort_cards(h) for h in hands]
+def _profile(options: dict[str, str]) -> engine.Profile:
+    try:
+        return engine.Profile.from_options(options)
+    except engine.HakkaError as exc:
+        raise SpecError(f"options {options}: {exc}") from None
+
+
+def _as_text(cards: Any) -> str:
+    return cards if isinstance(cards, str) else " ".join(str(c) for c in cards)
+
+
+def engine_hand(setup: dict[str, Any], options: dict[str, str]) -> tuple[engine.Hand, str]:
+    """The reference engine's hand for a scenario's setup, and how it was dealt (for the reader)."""
+    dealer = int(setup.get("dealer", 0))
+    profile = _profile(options)
+    try:
+        if "hands" in setup:
+            return engine.Hand.deal(dealer, [_as_text(h) for h in setup["hands"]], profile), "hands"
+        order = profile.deal_order
+        if "deck" in setup:
+            hand = engine.Hand.from_deck(dealer, _as_text(setup["deck"]), profile)
+            return hand, f"dealt from a given deck order ({order}, D2)"
+        if "seed" in setup:
+            hand = engine.Hand.from_seed(dealer, int(setup["seed"]), profile)
+            return hand, f"dealt from seed {setup['seed']} (D33, {order})"
+    except engine.HakkaError as exc:
+        raise SpecError(f"setup {setup}: {exc}") from None
+    raise SpecError("a setup needs hands, deck or seed")
 
 
 def setup_hands(setup: dict[str, Any], options: dict[str, str]) -> tuple[list[list[Card]], str]:
     """The four hands of a setup, and how they were obtained (for the reader)."""
-    dealer = int(setup.get("dealer", 0))
-    order = options.get("D2", "dealer-first")
-    if "hands" in setup:
-        return [sort_cards(parse_cards(h)) for h in setup["hands"]], "hands"
-    if "deck" in setup:
-        return deal(parse_cards(setup["deck"]), dealer, order), f"dealt from a given deck order ({order}, D2)"
-    if "seed" in setup:
-        return (
-            deal(seeded_deck(int(setup["seed"])), dealer, order),
-            f"dealt from seed {setup['seed']} (D33, {order})",
-        )
-    raise SpecError("a setup needs hands, deck or seed")
+    hand, how = engine_hand(setup, options)
+    return [_cards_of(hand.hand_of(seat)) for seat in range(4)], how
 
 
-def elders_after(gone: set[str]) -> set[str]:
-    """ELD-1/ELD-2: Sup1, Sin1, Wan Sin, and every suited card whose higher cards are all gone."""
-    out = set(PERMANENT_ELDERS)
-    for s in SUITS:
-        for n in range(9, 0, -1):
-            out.add(f"{s}{n}")
-            if f"{s}{n}" not in gone:
-                break
+def elders_by_step(setup: dict[str, Any], steps: list[dict[str, Any]], options: dict[str, str]) -> list[list[str]]:
+    """The Elders before each step of a one-hand trajectory, as the engine tracks them (ELD-2, D19).
+
+    Refused steps change nothing; should a step not apply (a scenario that
+    expects the engine to refuse it without saying so), the Elders stay as
+    they were from there on.
+    """
+    hand: engine.Hand | None = engine_hand(setup, options)[0]
+    elders = [c.name for c in _cards_of(engine.Cards(hand.elders))]
+    out = []
+    for step in steps:
+        out.append(elders)
+        if hand is None or "do" not in step or "seat" not in step:
+            continue
+        try:
+            hand.apply(int(step["seat"]), str(step["do"]))
+        except engine.HakkaError:
+            hand = None
+            continue
+        elders = [c.name for c in _cards_of(engine.Cards(hand.elders))]
     return out
 
 

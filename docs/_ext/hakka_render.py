@@ -372,35 +372,29 @@ def pattern_html(body: dict[str, Any]) -> str:
     return html
 
 
-def steps_html(steps: list[dict[str, Any]], seats: Seats, options: dict[str, str], track_elders: bool) -> str:
-    """A table of the steps; the Elders are tracked for a one-hand trajectory (ELD-2, D19)."""
-    gone: set[str] = set()
-    discards_promote = options.get("D19") == "face-up-and-discards"
-    from hakka_data import elders_after
-
+def steps_html(steps: list[dict[str, Any]], seats: Seats, elders: list[list[str]] | None = None) -> str:
+    """A table of the steps; ``elders`` are the Elders before each step (else those of ELD-1)."""
     called = False
     rows = []
     for n, step in enumerate(steps, 1):
-        elders = sorted(elders_after(gone)) if track_elders else list(INITIAL_ELDERS)
+        now = elders[n - 1] if elders is not None else list(INITIAL_ELDERS)
         seat = step.get("seat")
         cls = ""
         if "do" in step:
-            action = action_html(step["do"], elders)
+            action = action_html(step["do"], now)
             try:
-                verb, cards = parse_action(step["do"])
+                verb, _ = parse_action(step["do"])
             except SpecError:
-                verb, cards = "", []
+                verb = ""
             if verb == "call" and not called:
                 called = True
                 if seat != seats.dealer:
                     seats.privileged = seat
-            if verb == "play" or (verb == "discard" and discards_promote):
-                gone.update(c.name for c in cards)
         elif "reject" in step:
             cls = ' class="hk-rejected"'
             action = (
                 f'<span class="hk-refused">✗ refused ({escape(str(step.get("error", "")))})</span> '
-                + action_html(step["reject"], elders)
+                + action_html(step["reject"], now)
             )
         else:
             action = '<span class="hk-note">check</span>'

@@ -213,32 +213,56 @@ def test_link_checker_reports_broken_links(tmp_path: Path) -> None:
 # ------------------------------------------------ the spec as the book reads it
 
 
-def test_seeded_deal_matches_the_reference_engine() -> None:
-    """The book draws seed setups with its own D33 shuffle; the engine must agree."""
+def test_the_book_keeps_no_copy_of_the_shuffle_the_deal_or_the_elders() -> None:
+    """Deals (D2, D33) and Elders (ELD-2, D19) are drawn through the reference engine's API."""
     pytest.importorskip("yaml")
-    engine = pytest.importorskip("reference_engine")
-    from hakka_data import seeded_deck
+    import hakka_data
 
-    for seed in (0, 1, 42, 2024, 2**64 - 1):
-        ours = [c.name for c in seeded_deck(seed)]
-        theirs = [str(engine.Card(c)) if isinstance(c, int) else str(c) for c in engine.seeded_deck(seed)]
-        assert ours == theirs, f"seed {seed}"
+    for name in ("seeded_deck", "splitmix64", "deal", "elders_after", "PERMANENT_ELDERS"):
+        assert not hasattr(hakka_data, name), f"hakka_data.{name}: the engine owns that rule"
+    for path in (DOCS / "_ext").glob("*.py"):
+        assert "9e3779b97f4a7c15" not in path.read_text(encoding="utf-8").lower(), f"{path.name}: a SplitMix64 copy"
 
 
-def test_seeded_hands_match_the_reference_engine() -> None:
-    """The hands drawn for a seed setup (D2 then D33) are those the engine deals."""
+def test_the_elders_drawn_under_each_step_follow_eld_2() -> None:
+    """A hand-worked scenario: Sup8 becomes an Elder the moment Sup9 is played (ELD-2)."""
     pytest.importorskip("yaml")
-    engine = pytest.importorskip("reference_engine")
-    from hakka_data import deal, seeded_deck
+    from hakka_data import INITIAL_ELDERS, elders_by_step
 
-    for order in ("dealer-first", "dealer-last"):
-        profile = engine.Profile(deal_order=order)
-        for seed in (1, 42, 7777):
-            for dealer in range(4):
-                hand = engine.Hand.from_seed(dealer=dealer, seed=seed, profile=profile)
-                theirs = [str(engine.Cards(hand.dealt[s])) for s in range(4)]
-                ours = [" ".join(c.name for c in h) for h in deal(seeded_deck(seed), dealer, order)]
-                assert ours == theirs, f"seed {seed}, dealer {dealer}, {order}"
+    sc = _spec().scenario_by_id["src-sup8-becomes-elder"].data["trajectory"]
+    before = elders_by_step(sc["setup"], sc["steps"], {})
+    assert set(INITIAL_ELDERS) == {"Sup9", "Gon9", "Zok9", "Sin9", "Sup1", "Sin1", "WanSin"}  # ELD-1
+    assert set(before[0]) == set(INITIAL_ELDERS)
+    assert "Sup8" not in before[2]  # before seat 1 plays Sup9
+    assert "Sup8" in before[3] and "Sup9" in before[3]  # after: promoted; Sup9 stays an Elder
+    assert elders_by_step(sc["setup"], [{"seat": 2, "do": "play Gon5"}, {"seat": 0, "do": "call"}], {}) == [
+        list(before[0]), list(before[0])
+    ], "a step the engine refuses changes nothing"
+
+
+def test_the_front_page_states_the_decision_range_of_the_spec(built: Path) -> None:
+    ids = [d["id"] for d in _spec().decisions]
+    text = (built / "index.html").read_text(encoding="utf-8")
+    assert f"({ids[0]} … {ids[-1]})" in text
+
+
+def test_every_transcript_matches_the_directive_that_shows_it() -> None:
+    from hakka_transcripts import TRANSCRIPTS, all_blocks, read
+
+    blocks = all_blocks()
+    assert len(blocks) >= 3, "the guides show no recorded run"
+    for block in blocks:
+        assert read(block)
+    assert {b.path for b in blocks} == set(TRANSCRIPTS.glob("*.txt")), "a transcript no page uses"
+
+
+def test_transcripts_are_what_the_node_engine_does_now() -> None:
+    """Re-record with Node.js and compare (durations aside): the book shows the runner as it is."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    proc = subprocess.run([sys.executable, str(DOCS / "_ext" / "hakka_transcripts.py"), "--check"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
 
 
 def test_score_table_is_read_from_score_1() -> None:

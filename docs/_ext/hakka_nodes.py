@@ -1,0 +1,116 @@
+"""What every directive of the rulebook shares: the loaded spec and small docutils helpers.
+
+Links (``xref``), labels, paragraphs whose clause and decision IDs become
+links, labelled boxes, quotations of the source and the "requires" line of a
+scenario. No page is built here.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
+from sphinx.util.docutils import SphinxDirective
+
+import hakka_render as R
+from hakka_data import ID_IN_TEXT, Spec
+
+
+def get_spec(app: Sphinx) -> Spec:
+    spec = getattr(app, "_hakka_spec", None)
+    if spec is None:
+        raise ExtensionError("hakka_spec: the spec was not loaded (builder-inited did not run)")
+    return spec
+
+
+def spec_root(app: Sphinx) -> Path:
+    root = Path(app.config.hakka_root or Path(app.srcdir).parent)
+    return root.resolve()
+
+
+
+def xref(label: str, text: str, classes: tuple[str, ...] = ()) -> addnodes.pending_xref:
+    node = addnodes.pending_xref(
+        "", refdomain="std", reftype="ref", reftarget=label, refexplicit=True, refwarn=True
+    )
+    node += nodes.inline(text, text, classes=["hk-xref", *classes])
+    return node
+
+
+def register_label(directive: SphinxDirective, label: str, title: str) -> None:
+    std = directive.env.get_domain("std")
+    std.labels[label] = (directive.env.docname, label, title)  # type: ignore[attr-defined]
+    std.anonlabels[label] = (directive.env.docname, label)  # type: ignore[attr-defined]
+
+
+def autolink(text: str, spec: Spec) -> list[nodes.Node]:
+    """Text with every known clause and decision ID turned into a link."""
+    out: list[nodes.Node] = []
+    pos = 0
+    for m in ID_IN_TEXT.finditer(text):
+        ident = m.group(0)
+        if ident not in spec.clause_by_id and ident not in spec.decision_by_id:
+            continue
+        if m.start() > pos:
+            out.append(nodes.Text(text[pos : m.start()]))
+        out.append(xref(ident.lower(), ident, ("hk-id",)))
+        pos = m.end()
+    if pos < len(text):
+        out.append(nodes.Text(text[pos:]))
+    return out
+
+
+def para(text: str, spec: Spec, classes: list[str] | None = None) -> nodes.paragraph:
+    p = nodes.paragraph(classes=classes or [])
+    p.extend(autolink(text, spec))
+    return p
+
+
+def paras(text: str, spec: Spec, classes: list[str] | None = None) -> list[nodes.paragraph]:
+    return [para(" ".join(block.split()), spec, classes) for block in re.split(r"\n\s*\n", text.strip()) if block.strip()]
+
+
+def raw(html: str) -> nodes.raw:
+    return nodes.raw("", html, format="html")
+
+
+def label_span(text: str) -> nodes.inline:
+    return nodes.inline(text, text, classes=["hk-label"])
+
+
+
+def labelled_box(css_class: str, label: str, text: str, spec: Spec) -> nodes.container:
+    """A box of paragraphs whose first one starts with a label (a clause's note, a rationale)."""
+    box = nodes.container(classes=[css_class])
+    for i, p in enumerate(paras(text, spec)):
+        if i == 0:
+            p.insert(0, nodes.Text(" "))
+            p.insert(0, label_span(label))
+        box += p
+    return box
+
+def quotes(items: list[dict[str, Any]] | None) -> list[nodes.Node]:
+    return [raw(R.quote_html(q.get("seed"), q.get("lang"), str(q.get("quote", "")))) for q in items or []]
+
+
+def decision_option_link(spec: Spec, did: str, option: str) -> list[nodes.Node]:
+    default = spec.default_of(did)
+    text = f"{did} {option}"
+    classes = ("hk-opt", "hk-opt-default" if option == default else "hk-opt-other")
+    return [xref(did.lower(), text, classes)]
+
+
+def requires_nodes(spec: Spec, requires: Any) -> list[nodes.Node]:
+    if requires in (None, "defaults"):
+        return [nodes.Text("every decision at its default")] if requires == "defaults" else []
+    out: list[nodes.Node] = []
+    for i, (did, opt) in enumerate(requires.items()):
+        if i:
+            out.append(nodes.Text(", "))
+        out.extend(decision_option_link(spec, str(did), str(opt)))
+    return out
