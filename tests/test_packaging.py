@@ -11,6 +11,7 @@ out of a quick local run.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -30,6 +31,19 @@ def test_every_python_package_is_listed_for_the_wheel() -> None:
     on_disk = set(find_packages(str(REPO), include=["reference_engine*", "conformance*"]))
     assert on_disk <= set(config["packages"]), f"add {sorted(on_disk - set(config['packages']))} to pyproject.toml"
     assert config["package-dir"]["conformance._spec"] == "spec"
+
+
+def test_installed_packages_never_import_tests_nor_edit_sys_path() -> None:
+    # What the wheel installs must work without a checkout: no `import tests...`,
+    # no reaching for the repository root through sys.path.
+    offenders = []
+    for package in ("reference_engine", "conformance"):
+        for path in sorted((REPO / package).rglob("*.py")):
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                code = line.split("#", 1)[0]
+                if re.match(r"\s*(from|import)\s+tests\b", code) or "sys.path" in code or "import_module(\"tests" in code:
+                    offenders.append(f"{path.relative_to(REPO)}:{n}: {line.strip()}")
+    assert not offenders, "\n".join(offenders)
 
 
 def _run(args: list[str], cwd: Path, env: dict[str, str]) -> str:

@@ -2,7 +2,7 @@
 
 Every count in conformance/scenarios/counts/ is recomputed here with a perft over
 the independent oracle (tests/engine/oracle.py, which imports nothing from
-``reference_engine``; the perft is in tests/engine/make_count_scenarios.py), up
+``reference_engine``; the perft is in tools/make_count_scenarios.py), up
 to the depths that stay cheap for it: a depth is checked when the sequences one
 shorter (the nodes the perft must expand) number at most ``NODE_BUDGET``, about
 two seconds of oracle time. The deeper counts were computed the same way when
@@ -22,7 +22,7 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[2]
 COUNTS = REPO / "conformance" / "scenarios" / "counts"
-GENERATOR = REPO / "tests" / "engine" / "make_count_scenarios.py"
+GENERATOR = REPO / "tools" / "make_count_scenarios.py"
 NODE_BUDGET = 20_000
 
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import yaml
 
-from .make_generated_vectors import OUT, expected_files
+from tools.make_generated_vectors import OUT, expected_files
 
 
 def test_generated_vectors_are_up_to_date() -> None:
     for path, text in expected_files().items():
-        assert path.exists(), f"{path} is missing: run python -m tests.engine.make_generated_vectors"
+        assert path.exists(), f"{path} is missing: run python -m tools.make_generated_vectors"
         assert path.read_text(encoding="utf-8") == text, (
             f"{path.name} differs from what the reference engine records now: a rule change? "
-            "Review, then run python -m tests.engine.make_generated_vectors"
+            "Review, then run python -m tools.make_generated_vectors"
         )
 
 

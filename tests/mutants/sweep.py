@@ -1,14 +1,15 @@
-"""``python -m conformance.fuzz.mutants``: fuzz every mutant of the catalogue.
+"""``python -m tests.mutants.sweep``: fuzz every mutant of the catalogue.
 
-For each mutant engine of ``tests/mutants/catalogue.py`` (a checkout is
-needed: the catalogue is test code), run the differential fuzzer and print
+Test code, run from a checkout's root (the installed ``conformance`` package
+never imports ``tests/``). For each mutant engine of
+``tests/mutants/catalogue.py``, run the differential fuzzer and print
 how many hands it took to find the first disagreement, and how many actions
 the shrunk hand has. A mutant the fuzzer does not tell apart from the
 reference within ``--hands`` hands is listed as ``not found``: a misreading
 random play does not reach (or one visible only across a whole game).
 
-    python -m conformance.fuzz.mutants --hands 300 --seed 0
-    python -m conformance.fuzz.mutants --only clockwise --only score-12-is-64 --out /tmp/fuzz
+    python -m tests.mutants.sweep --hands 300 --seed 0
+    python -m tests.mutants.sweep --only clockwise --only score-12-is-64 --out /tmp/fuzz
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from .run import FuzzConfig, FuzzReport, fuzz
+from conformance.fuzz.run import FuzzConfig, FuzzReport, fuzz
 
 DEFAULT_CATALOGUE = "tests.mutants.catalogue"
 
@@ -42,9 +43,6 @@ class MutantRow:
 
 def load_catalogue(module: str = DEFAULT_CATALOGUE) -> list[Any]:
     """The mutants of ``module.MUTANTS`` (each with ``id``, ``clauses`` and ``factory``)."""
-    root = Path(__file__).resolve().parents[2]
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
     mod = importlib.import_module(module)
     return list(getattr(mod, "MUTANTS"))
 
@@ -89,7 +87,7 @@ def format_row(row: MutantRow, hands: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m conformance.fuzz.mutants", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tests.mutants.sweep", description=__doc__.splitlines()[0])
     parser.add_argument("--catalogue", default=DEFAULT_CATALOGUE, help=f"module with MUTANTS (default {DEFAULT_CATALOGUE})")
     parser.add_argument("--hands", type=int, default=300, help="hands per mutant at most (default 300)")
     parser.add_argument("--seed", type=int, default=0)
@@ -103,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         mutants = load_catalogue(args.catalogue)
     except ImportError as exc:
         print(f"error: cannot import the mutant catalogue {args.catalogue!r} ({exc}); "
-              "run from a checkout of the repository", file=sys.stderr)
+              "run it from the root of a checkout of the repository", file=sys.stderr)
         return 2
     if args.only:
         mutants = [m for m in mutants if any(fnmatch.fnmatchcase(m.id, g) for g in args.only)]
