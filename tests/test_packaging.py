@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -55,8 +56,16 @@ def _run(args: list[str], cwd: Path, env: dict[str, str]) -> str:
 @pytest.mark.wheel
 def test_wheel_installs_into_a_fresh_venv_and_runs_from_another_folder(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("HAKKA_SPEC_DIR", "PYTHONPATH", "VIRTUAL_ENV")}
+    # Built from a copy of what the wheel is made of: setuptools leaves build/ and
+    # *.egg-info behind, and a stale build/lib in the checkout would leak into the wheel.
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, source / name)
+    for name in ("spec", "conformance", "reference_engine"):
+        shutil.copytree(REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     dist = tmp_path / "dist"
-    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(REPO), "-w", str(dist)], tmp_path, env)
+    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(source), "-w", str(dist)], tmp_path, env)
     (wheel,) = dist.glob("hakka_cards-*.whl")
 
     target = tmp_path / "venv"
