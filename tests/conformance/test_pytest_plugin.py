@@ -65,7 +65,7 @@ def test_without_scenario_paths_the_scenarios_are_added(tmp_path):
                       "--hakka-scenarios=scenarios", "-k", "PAT-6 or test_plain")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "3 passed, 1 skipped, 5 deselected" in proc.stdout
-    assert "SKIPPED [1] scenarios/patterns.yaml:52: requires D7=any-suit" in proc.stdout
+    assert "SKIPPED [1] scenarios/patterns.yaml:53: requires D7=any-suit" in proc.stdout
 
 
 def test_failures_and_expected_failures(tmp_path):
