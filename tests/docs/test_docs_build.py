@@ -247,7 +247,7 @@ def test_the_front_page_states_the_decision_range_of_the_spec(built: Path) -> No
 
 
 def test_every_transcript_matches_the_directive_that_shows_it() -> None:
-    from hakka_transcripts import TRANSCRIPTS, all_blocks, read
+    from hakka_node_runs import TRANSCRIPTS, all_blocks, read
 
     blocks = all_blocks()
     assert len(blocks) >= 3, "the guides show no recorded run"
@@ -260,7 +260,7 @@ def test_transcripts_are_what_the_node_engine_does_now() -> None:
     """Re-record with Node.js and compare (durations aside): the book shows the runner as it is."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
-    proc = subprocess.run([sys.executable, str(DOCS / "_ext" / "hakka_transcripts.py"), "--check"],
+    proc = subprocess.run([sys.executable, str(DOCS / "_ext" / "hakka_node_runs.py"), "--check"],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
 

@@ -5,15 +5,15 @@ does: ``hakka-run-output`` the runner's output against it, and
 ``hakka-engine-session`` requests and its answers. Running Node.js while the
 book is built made the pages depend on whether Node was installed (and on the
 time a run took), so the book shows a *recorded* transcript instead:
-``:transcript: NAME`` reads ``docs/examples/node-engine/transcripts/NAME.txt``.
+``:transcript: NAME`` reads ``docs/examples/node-engine/recorded/NAME.txt``.
 The book is then the same with and without Node.
 
 Each transcript starts with a line naming what it records (the directive's
 arguments, options and content); the build refuses a transcript recorded for
 something else. To record them again (Node.js needed)::
 
-    python docs/_ext/hakka_transcripts.py          # rewrite every transcript
-    python docs/_ext/hakka_transcripts.py --check  # exit 1 if one is stale
+    python docs/_ext/hakka_node_runs.py          # rewrite every transcript
+    python docs/_ext/hakka_node_runs.py --check  # exit 1 if one is stale
 
 ``tests/docs`` runs ``--check`` where Node.js is installed, ignoring the
 durations a run prints.
@@ -36,9 +36,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
-TRANSCRIPTS = DOCS / "examples" / "node-engine" / "transcripts"
+TRANSCRIPTS = DOCS / "examples" / "node-engine" / "recorded"
 DIRECTIVES = ("hakka-run-output", "hakka-engine-session")
-HEADER = "# recorded by docs/_ext/hakka_transcripts.py from "
+HEADER = "# recorded by docs/_ext/hakka_node_runs.py from "
 DURATION = re.compile(r"\bin \d+(?:\.\d+)? s\b")
 
 
@@ -84,13 +84,13 @@ def read(block: Block) -> str:
     if not block.path.exists():
         raise TranscriptError(
             f"no transcript {block.path.relative_to(ROOT)}: record it with "
-            "`python docs/_ext/hakka_transcripts.py` (Node.js needed)"
+            "`python docs/_ext/hakka_node_runs.py` (Node.js needed)"
         )
     first, _, text = block.path.read_text(encoding="utf-8").partition("\n")
     if first != HEADER + block.key():
         raise TranscriptError(
             f"{block.path.relative_to(ROOT)} was recorded for another {block.directive}: "
-            "record it again with `python docs/_ext/hakka_transcripts.py` (Node.js needed)"
+            "record it again with `python docs/_ext/hakka_node_runs.py` (Node.js needed)"
         )
     return text.strip("\n")
 
@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.check:
             if stale(block, text):
                 problems.append(f"{block.path.relative_to(ROOT)} is stale ({block.where}): "
-                                "run python docs/_ext/hakka_transcripts.py")
+                                "run python docs/_ext/hakka_node_runs.py")
         else:
             block.path.parent.mkdir(parents=True, exist_ok=True)
             block.path.write_text(HEADER + block.key() + "\n" + text + "\n", encoding="utf-8")
