@@ -16,14 +16,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.adapters import parse_engine_spec  # noqa: E402
-from conformance.engine import Engine  # noqa: E402
-from conformance.loader import load_scenarios  # noqa: E402
-from conformance.paths import DEFAULT_SCENARIOS_DIR, default_spec_dir  # noqa: E402
-from conformance.results import PASS  # noqa: E402
-from conformance.runner import run_scenarios  # noqa: E402
-from conformance.schemas import load_schemas  # noqa: E402
-from conformance.specdata import load_spec_data  # noqa: E402
+from conformance.adapters import parse_engine_spec
+from conformance.engine import Engine
+from conformance.loader import load_scenarios
+from conformance.paths import DEFAULT_SCENARIOS_DIR, default_spec_dir
+from conformance.results import PASS
+from conformance.runner import run_scenarios
+from conformance.schemas import load_schemas
+from conformance.specdata import load_spec_data
 
 
 def best_time(engine_text: str, repeat: int) -> tuple[float, int, int]:

@@ -17,15 +17,16 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.adapters import SubprocessAdapter  # noqa: E402
-from conformance.fuzz.driver import Lockstep, RandomChooser  # noqa: E402
-from conformance.fuzz.endpoints import Reference, open_candidate  # noqa: E402
-from conformance.fuzz.search import search  # noqa: E402
+from conformance.adapters import SubprocessAdapter
+from conformance.fuzz.driver import Lockstep, RandomChooser
+from conformance.fuzz.endpoints import Reference, open_candidate
+from conformance.fuzz.search import search
 
 ROOT = Path(__file__).resolve().parent.parent
 CANDIDATES: dict[str, Callable[[], Any]] = {
@@ -38,7 +39,7 @@ def measure(engine: Any, hands: int, seed: int, observe: bool, chooser: str) -> 
     """Seconds, actions and candidate requests for ``hands`` differential hands."""
     candidate = open_candidate(engine, timeout=30.0)
     try:
-        candidate.info  # start the engine before the clock
+        _ = candidate.info  # start the engine before the clock
         lock = Lockstep(Reference(), candidate, observe=observe)
         start = time.perf_counter()
         if chooser == "hypothesis":

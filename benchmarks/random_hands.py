@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reference_engine import Action, Hand, Profile  # noqa: E402
-from reference_engine.actions import DISCARD  # noqa: E402
-from reference_engine.cards import indices  # noqa: E402
+from reference_engine import Action, Hand, Profile
+from reference_engine.actions import DISCARD
+from reference_engine.cards import indices
 
 
 def play_random_hand(hand: Hand, rng: random.Random) -> int:

@@ -34,8 +34,9 @@ import threading
 import time
 import traceback
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .errors import EngineCrashed, EngineSpecError, EngineTimeout, ProtocolViolation
 

@@ -9,22 +9,23 @@ bad option), reported one line per problem, never as a traceback.
 from __future__ import annotations
 
 import argparse
-from collections import Counter
 import sys
 import time
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence, TextIO
+from typing import TextIO
 
 from .adapters import ENGINE_SPEC_HELP, parse_engine_spec
 from .engine import Engine
 from .errors import InputError
 from .expected import load_expected_failures
 from .fuzz import cli as fuzz_cli
+from .loader import BODY_KINDS, Filters, Scenario, load_scenarios, select
 from .paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
 from .report import Progress, failure_details, summary_table, write_json, write_junit
 from .results import BAD_STATUSES, PASS, SKIP, XFAIL, Result
 from .runner import ScenarioRunner
-from .loader import BODY_KINDS, Filters, Scenario, load_scenarios, select
 from .schemas import load_schemas
 from .smoke import smoke
 from .specdata import SpecData, load_spec_data

@@ -8,8 +8,9 @@ results and game records as subsets. Each mismatch carries readable diff lines.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .notation import NotationError, action_cards, card_multiset, card_text, cards, normalize_action
 

@@ -13,8 +13,8 @@ from typing import Any
 from . import PROTOCOL_VERSIONS
 from .adapters import Adapter, EngineSpec
 from .errors import AdapterError, EngineUnavailable, ProtocolViolation
-from .setups import with_seeds
 from .schemas import Schemas, best_errors, describe_error
+from .setups import with_seeds
 from .yamlsource import pointer_of
 
 MAX_START_FAILURES = 3

@@ -14,9 +14,10 @@ Every problem is reported with file, line and JSON pointer:
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from reference_engine.cards import parse_mask
 from reference_engine.errors import HakkaError
@@ -260,9 +261,7 @@ class Filters:
             return False
         if self.files and not any(_file_match(s.file, g) for g in self.files):
             return False
-        if self.kinds and s.kind not in self.kinds:
-            return False
-        return True
+        return not (self.kinds and s.kind not in self.kinds)
 
 
 def _file_match(file: str, pattern: str) -> bool:

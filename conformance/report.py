@@ -9,13 +9,14 @@ import sys
 import time
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable, TextIO
+from typing import Any, TextIO
 
 from . import PROTOCOL_VERSION
 from .engine import EngineInfo
-from .results import (BAD_STATUSES, ERROR, FAIL, PASS, SKIP, STATUSES, TIMEOUT, XFAIL, XPASS, Result)
 from .loader import Scenario, area_sort_key
+from .results import BAD_STATUSES, ERROR, FAIL, PASS, SKIP, STATUSES, TIMEOUT, XFAIL, XPASS, Result
 
 MAX_STDERR_SHOWN = 2000
 

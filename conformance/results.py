@@ -54,7 +54,7 @@ class Result:
         line = self.at_line or self.line
         return f"{self.at} (line {line})" if self.at else f"line {line}"
 
-    def with_(self, **changes: Any) -> "Result":
+    def with_(self, **changes: Any) -> Result:
         return replace(self, **changes)
 
     def as_json(self) -> dict[str, Any]:

@@ -14,19 +14,19 @@ from __future__ import annotations
 
 import time
 import traceback
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from .compare import check_expectations, state_diff
 from .engine import Engine, EngineInfo
 from .errors import AdapterError, EngineTimeout
 from .expected import apply_expected
+from .loader import Scenario
 from .notation import INITIAL_ELDERS
 from .results import ERROR, FAIL, PASS, SKIP, TIMEOUT, Result
-from .loader import Scenario
 from .setups import capabilities_of, with_seeds
 from .specdata import SpecData
-
 
 
 class _Outcome(Exception):

@@ -8,9 +8,10 @@ and every engine response against ``protocol/<cmd>.response.schema.json``.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import jsonschema
 from jsonschema import Draft202012Validator

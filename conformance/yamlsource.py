@@ -21,7 +21,6 @@ import yaml
 
 from .errors import Problem
 
-
 # libyaml's parser when PyYAML was built with it (about 7x faster), else pure Python.
 _SafeBase: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

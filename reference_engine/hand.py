@@ -255,7 +255,7 @@ class Hand:
                 rule="CARDS-1",
             )
         masks = [0, 0, 0, 0]
-        for seat, index in zip(deal_sequence(dealer, profile), order):
+        for seat, index in zip(deal_sequence(dealer, profile), order, strict=True):
             masks[seat] |= 1 << index
         return cls._new(dealer, masks, profile)
 
@@ -481,7 +481,7 @@ class Hand:
         self._legal = None
         self.history.append((seat, action))
         verb = action.verb
-        if verb == PLAY or verb == DISCARD:
+        if verb in (PLAY, DISCARD):
             self._play_or_discard(seat, action)
         elif verb == CALL:
             self._call(seat)

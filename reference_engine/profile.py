@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Final, Literal, Mapping
+from typing import Final, Literal
 
 from .errors import SetupError
 

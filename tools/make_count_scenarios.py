@@ -24,10 +24,11 @@ import importlib.util
 import os
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import yaml
 
@@ -40,13 +41,13 @@ SCHEMA = REPO / "spec" / "schema" / "scenario.schema.json"
 # The oracle is test code (tests/engine/oracle.py); a tool beside the tests loads it by path.
 _NAME = "hakka_count_oracle"
 if _NAME in sys.modules:
-    O = sys.modules[_NAME]
+    oracle = sys.modules[_NAME]
 else:
     _spec = importlib.util.spec_from_file_location(_NAME, ORACLE)
     assert _spec is not None and _spec.loader is not None
-    O = importlib.util.module_from_spec(_spec)
-    sys.modules[_NAME] = O  # dataclasses look their module up while the file runs
-    _spec.loader.exec_module(O)
+    oracle = importlib.util.module_from_spec(_spec)
+    sys.modules[_NAME] = oracle  # dataclasses look their module up while the file runs
+    _spec.loader.exec_module(oracle)
 
 Action = tuple[str, frozenset]  # ("play" | "discard" | "call" | ..., cards)
 
@@ -54,7 +55,7 @@ Action = tuple[str, frozenset]  # ("play" | "discard" | "call" | ..., cards)
 # ------------------------------------------------------------------ oracle perft
 
 
-def _clone(hand: O.OracleHand) -> O.OracleHand:
+def _clone(hand: oracle.OracleHand) -> oracle.OracleHand:
     c = copy.copy(hand)
     c.hands = [set(h) for h in hand.hands]
     c.face_up = set(hand.face_up)
@@ -76,7 +77,7 @@ class OraclePerft:
     def __init__(self) -> None:
         self._cache: dict[Any, list[Action]] = {}
 
-    def legal(self, hand: O.OracleHand) -> list[Action]:
+    def legal(self, hand: oracle.OracleHand) -> list[Action]:
         if hand.phase == "ended":
             return []
         if hand.phase != "playing":
@@ -93,21 +94,21 @@ class OraclePerft:
         )
         found = self._cache.get(key)
         if found is None:
-            option = O.discard_option(facts)
-            held = sorted(facts.hand, key=O.canonical_key)
+            option = oracle.discard_option(facts)
+            held = sorted(facts.hand, key=oracle.canonical_key)
             found = []
             for k in range(1, len(held) + 1):
                 for combo in combinations(held, k):
                     cards = frozenset(combo)
-                    if O.is_legal_play(cards, facts):
+                    if oracle.is_legal_play(cards, facts):
                         found.append(("play", cards))
-                    if O.is_legal_discard(cards, facts, option):
+                    if oracle.is_legal_discard(cards, facts, option):
                         found.append(("discard", cards))
             self._cache[key] = found
         return found
 
     @staticmethod
-    def child(hand: O.OracleHand, action: Action) -> O.OracleHand:
+    def child(hand: oracle.OracleHand, action: Action) -> oracle.OracleHand:
         verb, cards = action
         c = _clone(hand)
         seat = c.to_act
@@ -118,18 +119,18 @@ class OraclePerft:
             c.apply(seat, verb)
         return c
 
-    def perft(self, hand: O.OracleHand, depth: int) -> int:
+    def perft(self, hand: oracle.OracleHand, depth: int) -> int:
         """Sequences of exactly ``depth`` legal actions (an ended hand has none)."""
         actions = self.legal(hand)
         if depth == 1:
             return len(actions)
         return sum(self.perft(self.child(hand, a), depth - 1) for a in actions)
 
-    def counts(self, hand: O.OracleHand, depth: int) -> list[int]:
+    def counts(self, hand: oracle.OracleHand, depth: int) -> list[int]:
         """``[perft 1, ..., perft depth]`` in one walk."""
         totals = [0] * depth
 
-        def walk(h: O.OracleHand, level: int) -> None:
+        def walk(h: oracle.OracleHand, level: int) -> None:
             actions = self.legal(h)
             totals[level] += len(actions)
             if level + 1 < depth:
@@ -141,7 +142,7 @@ class OraclePerft:
 
 
 def parse_cards(text: str) -> frozenset:
-    return frozenset(O.card_from_name(n) for n in text.split())
+    return frozenset(oracle.card_from_name(n) for n in text.split())
 
 
 def parse_action(text: str) -> Action:
@@ -151,10 +152,10 @@ def parse_action(text: str) -> Action:
 
 def oracle_hand(
     setup: Mapping[str, Any], prefix: Sequence[Mapping[str, Any]], options: Mapping[str, str]
-) -> O.OracleHand:
+) -> oracle.OracleHand:
     """The oracle hand of a count scenario's setup (explicit hands) after its prefix."""
     dealt = [parse_cards(h) for h in setup["hands"]]
-    hand = O.OracleHand(setup["dealer"], dealt, dict(options))
+    hand = oracle.OracleHand(setup["dealer"], dealt, dict(options))
     for step in prefix:
         verb, cards = parse_action(step["do"])
         hand.apply(step["seat"], verb, cards)  # the oracle checks the prefix's legality
@@ -206,7 +207,7 @@ def load_data(path: Path = DATA) -> tuple[dict[str, str], dict[str, dict[str, An
     specs = []
     for i, item in enumerate(doc["scenarios"]):
         where = f"{shown}: scenario #{i + 1} ({item.get('id', '?') if isinstance(item, dict) else '?'})"
-        if not isinstance(item, dict) or not _REQUIRED <= set(item) or not set(item) <= _KEYS:
+        if not isinstance(item, dict) or not set(item) >= _REQUIRED or not set(item) <= _KEYS:
             keys = sorted(item) if isinstance(item, dict) else item
             raise SystemExit(f"{where}: needs the keys {sorted(_REQUIRED)} (and may have twin), has {keys}")
         if item["deal"] not in doc["deals"]:
@@ -225,7 +226,7 @@ def load_data(path: Path = DATA) -> tuple[dict[str, str], dict[str, dict[str, An
 FILES, DEALS, SPECS = load_data()
 
 
-def spec_hand(spec: Spec) -> O.OracleHand:
+def spec_hand(spec: Spec) -> oracle.OracleHand:
     deal = DEALS[spec.deal]
     prefix = [{"seat": s, "do": a} for s, a in spec.prefix]
     return oracle_hand(deal, prefix, scenario_options(spec.requires))
@@ -236,9 +237,9 @@ def check_deal(name: str, deal: Mapping[str, Any]) -> None:
     dreamer = (deal["dealer"] + 2) % 4
     sizes = [len(h) for h in hands]
     assert sizes == [1 if s == dreamer else 12 for s in range(4)], (name, sizes)
-    assert frozenset().union(*hands) == O.FULL_DECK, name
+    assert frozenset().union(*hands) == oracle.FULL_DECK, name
     for text in deal["hands"]:
-        assert text == O.names(parse_cards(text)), (name, "hands in canonical order", text)
+        assert text == oracle.names(parse_cards(text)), (name, "hands in canonical order", text)
 
 
 def compute(spec: Spec, perft: OraclePerft) -> tuple[list[int], float]:

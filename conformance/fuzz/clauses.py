@@ -9,7 +9,8 @@ person who reads the generated scenario, not verdicts.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ..notation import cards, normalize_action
 from .compare import card_set, differing_seats, legal_form

@@ -8,7 +8,8 @@ so a malformed answer is a disagreement, never a crash of the fuzzer.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..notation import NotationError, card_text, cards, normalize_action
 

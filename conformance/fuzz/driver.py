@@ -15,8 +15,9 @@ A hand ends with a :class:`HandOutcome`: clean, a :class:`Disagreement`, or a
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol
+from typing import Any, Protocol
 
 from ..errors import AdapterError
 from ..notation import CANONICAL_DECK, card_text, cards, normalize_action

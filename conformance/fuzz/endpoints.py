@@ -15,8 +15,9 @@ shape is reported as a protocol error) and validates fully only when asked.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..adapters import Adapter, EngineSpec, InProcessAdapter, parse_engine_spec
 from ..engine import Engine, EngineInfo, schema_reason

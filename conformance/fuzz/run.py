@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..errors import AdapterError, ConformanceError
 from .cli import DEFAULT_OUT
@@ -22,6 +23,7 @@ from .scenario import (
     write_verified,
 )
 from .search import SearchResult, search
+
 
 class FuzzConfigError(ConformanceError):
     """Options that the candidate or the reference cannot play under."""

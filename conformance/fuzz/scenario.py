@@ -19,18 +19,19 @@ import hashlib
 import json
 import shutil
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 
 from ..compare import check_expectations
 from ..engine import Engine
+from ..loader import load_scenarios
 from ..paths import default_spec_dir
 from ..results import ERROR, FAIL, PASS, TIMEOUT, Result
 from ..runner import run_scenarios
-from ..loader import load_scenarios
 from ..specdata import SpecData, load_spec_data
 from .clauses import Classifier, disagreement_clauses, failure_clauses
 from .compare import STATE_FIELDS, differing_seats

@@ -32,7 +32,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -120,7 +120,7 @@ def _session(block: Block, node: str) -> str:
         raise TranscriptError(f"{block.where}: {block.argument} answered {len(answers)} lines to "
                               f"{len(requests)} requests")
     lines = []
-    for req, ans in zip(requests, answers):
+    for req, ans in zip(requests, answers, strict=True):
         lines += [f"→ {req}", f"← {ans}", ""]
     return "\n".join(lines).rstrip()
 
@@ -239,7 +239,7 @@ def _directives() -> tuple[type[Any], type[Any]]:
 
     class TranscriptDirective(SphinxDirective):
         name = ""
-        option_spec = {"transcript": directives.unchanged_required}
+        option_spec: ClassVar[dict[str, Any]] = {"transcript": directives.unchanged_required}
 
         def block(self) -> Block:
             options = {k: str(v) for k, v in self.options.items()}
@@ -265,7 +265,7 @@ def _directives() -> tuple[type[Any], type[Any]]:
         name = "hakka-run-output"
         required_arguments = 1
         final_argument_whitespace = True
-        option_spec = {
+        option_spec: ClassVar[dict[str, Any]] = {
             **TranscriptDirective.option_spec,
             "engine": directives.unchanged_required,
             "replace": directives.unchanged,

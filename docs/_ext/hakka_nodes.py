@@ -11,14 +11,13 @@ import re
 from pathlib import Path
 from typing import Any
 
+import hakka_render as R
 from docutils import nodes
+from hakka_data import ID_IN_TEXT, Spec
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
-
-import hakka_render as R
-from hakka_data import ID_IN_TEXT, Spec
 
 
 def get_spec(app: Sphinx) -> Spec:

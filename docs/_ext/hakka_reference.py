@@ -14,9 +14,8 @@ import sys
 from typing import Any
 
 from docutils import nodes
-from sphinx.util.docutils import SphinxDirective
-
 from hakka_nodes import spec_root
+from sphinx.util.docutils import SphinxDirective
 
 
 def _schema_type(schema: dict[str, Any]) -> str:

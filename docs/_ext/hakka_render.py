@@ -8,8 +8,9 @@ apart by colour *and* text; an Elder carries a star.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from html import escape
-from typing import Any, Iterable
+from typing import Any
 
 from hakka_data import (
     INITIAL_ELDERS,
@@ -224,66 +225,74 @@ PHASES = {
 }
 
 
+def _actions_html(actions: list[str]) -> str:
+    return '<span class="hk-or"> · </span>'.join(f'<span class="hk-legal">{action_html(a)}</span>' for a in actions)
+
+
+def _hands_items(hands: dict[Any, Any], seats: Seats) -> list[str]:
+    items = []
+    for seat, cards in sorted(hands.items(), key=lambda kv: int(kv[0])):
+        who = seats.label(int(seat))
+        items.append(f"{who} holds " + text_cards_html(cards) if cards else f"{who} holds no card")
+    return items
+
+
+def _game_items(g: dict[str, Any], seats: Seats) -> list[str]:
+    bits = []
+    if "hand" in g:
+        bits.append(f"hand {g['hand']}")
+    if "deals" in g:
+        bits.append(f"{g['deals']} deals")
+    if "hands_played" in g:
+        bits.append(f"{g['hands_played']} hands played")
+    items = ["game: " + ", ".join(bits)] if bits else []
+    if "scores" in g:
+        items.append(four_html("Game score", g["scores"], seats, signed=True))
+    return items
+
+
+def _round_item(r: dict[str, Any], seats: Seats) -> str:
+    plays = "; ".join(f"{seats.label(p['seat'])}: {action_html(p['action'])}" for p in r["plays"]) or "no play yet"
+    return f"round in progress, led by {seats.label(r['leader'])}: {plays}"
+
+
+def _elders_item(text: Any, seats: Seats) -> str:
+    cards = parse_cards(text)
+    return "Elders, exactly: " + cards_html(cards, [c.name for c in cards], empty="none")
+
+
+def _elders_include_item(text: Any, seats: Seats) -> str:
+    cards = parse_cards(text)
+    return "Elders include " + cards_html(cards, [c.name for c in cards])
+
+
+# Each expectation key of a step (or of `final`), in the order they are shown,
+# and how it reads: one item, or a list of items.
+_EXPECT_ITEMS: tuple[tuple[str, Callable[[Any, Seats], str | list[str]]], ...] = (
+    ("phase", lambda v, s: f"phase: <b>{escape(PHASES.get(v, v))}</b>"),
+    ("to_act", lambda v, s: "nobody to act" if v is None else f"{s.label(v)} to act"),
+    ("privileged", lambda v, s: "no Privileged Player" if v is None else f"Privileged Player: {s.label(v)}"),
+    ("legal", lambda v, s: "legal, exactly: " + legal_html(v)),
+    ("legal_includes", lambda v, s: "may: " + _actions_html(v)),
+    ("legal_excludes", lambda v, s: '<span class="hk-neg">may not:</span> ' + _actions_html(v)),
+    ("elders", _elders_item),
+    ("elders_include", _elders_include_item),
+    ("elders_exclude", lambda v, s: '<span class="hk-neg">not Elders:</span> ' + cards_html(parse_cards(v), ())),
+    ("tricks", lambda v, s: "tricks: " + " · ".join(f"seat {seat}: {t}" for seat, t in enumerate(v))),
+    ("hands", _hands_items),
+    ("game", _game_items),
+    ("round", _round_item),
+    ("result", lambda v, s: result_or_none_html(v, s)),
+)
+
+
 def expect_html(expect: dict[str, Any], seats: Seats) -> str:
     """Every expectation of a step (or of `final`), in words."""
     items: list[str] = []
-    if "phase" in expect:
-        items.append(f"phase: <b>{escape(PHASES.get(expect['phase'], expect['phase']))}</b>")
-    if "to_act" in expect:
-        items.append(
-            "nobody to act" if expect["to_act"] is None else f"{seats.label(expect['to_act'])} to act"
-        )
-    if "privileged" in expect:
-        p = expect["privileged"]
-        items.append("no Privileged Player" if p is None else f"Privileged Player: {seats.label(p)}")
-    if "legal" in expect:
-        items.append("legal, exactly: " + legal_html(expect["legal"]))
-    if "legal_includes" in expect:
-        items.append(
-            "may: " + '<span class="hk-or"> · </span>'.join(
-                f'<span class="hk-legal">{action_html(a)}</span>' for a in expect["legal_includes"]
-            )
-        )
-    if "legal_excludes" in expect:
-        items.append(
-            '<span class="hk-neg">may not:</span> '
-            + '<span class="hk-or"> · </span>'.join(
-                f'<span class="hk-legal">{action_html(a)}</span>' for a in expect["legal_excludes"]
-            )
-        )
-    if "elders" in expect:
-        cards = parse_cards(expect["elders"])
-        items.append("Elders, exactly: " + cards_html(cards, [c.name for c in cards], empty="none"))
-    if "elders_include" in expect:
-        cards = parse_cards(expect["elders_include"])
-        items.append("Elders include " + cards_html(cards, [c.name for c in cards]))
-    if "elders_exclude" in expect:
-        items.append('<span class="hk-neg">not Elders:</span> ' + cards_html(parse_cards(expect["elders_exclude"]), ()))
-    if "tricks" in expect:
-        items.append("tricks: " + " · ".join(f"seat {s}: {t}" for s, t in enumerate(expect["tricks"])))
-    if "hands" in expect:
-        for seat, cards in sorted(expect["hands"].items(), key=lambda kv: int(kv[0])):
-            items.append(f"{seats.label(int(seat))} holds " + text_cards_html(cards) if cards else
-                         f"{seats.label(int(seat))} holds no card")
-    if "game" in expect:
-        g = expect["game"]
-        bits = []
-        if "hand" in g:
-            bits.append(f"hand {g['hand']}")
-        if "deals" in g:
-            bits.append(f"{g['deals']} deals")
-        if "hands_played" in g:
-            bits.append(f"{g['hands_played']} hands played")
-        if bits:
-            items.append("game: " + ", ".join(bits))
-        if "scores" in g:
-            items.append(four_html("Game score", g["scores"], seats, signed=True))
-    if "round" in expect:
-        r = expect["round"]
-        plays = "; ".join(f"{seats.label(p['seat'])}: {action_html(p['action'])}" for p in r["plays"]) or "no play yet"
-        items.append(f"round in progress, led by {seats.label(r['leader'])}: {plays}")
-    if "result" in expect:
-        items.append(result_or_none_html(expect["result"], seats))
+    for key, render in _EXPECT_ITEMS:
+        if key in expect:
+            item = render(expect[key], seats)
+            items.extend([item] if isinstance(item, str) else item)
     if not items:
         return ""
     return '<ul class="hk-expect">' + "".join(f"<li>{i}</li>" for i in items) + "</ul>"

@@ -7,18 +7,17 @@ Each clause and decision is drawn from ``spec/clauses.yaml`` and
 
 from __future__ import annotations
 
-from typing import Any
-
-from docutils import nodes
-from docutils.parsers.rst import directives
-from sphinx import addnodes
-from sphinx.util import logging
-from sphinx.util.docutils import SphinxDirective
+from typing import Any, ClassVar
 
 import hakka_render as R
+from docutils import nodes
+from docutils.parsers.rst import directives
 from hakka_data import AREAS, INITIAL_ELDERS, Spec, SpecError, clause_page, option_ids, parse_cards, score_table
 from hakka_nodes import autolink, get_spec, label_span, labelled_box, para, quotes, raw, register_label, xref
 from hakka_scenarios import examples_block
+from sphinx import addnodes
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
 
 logger = logging.getLogger(__name__)
 
@@ -174,7 +173,7 @@ class CardsDirective(SphinxDirective):
 
     required_arguments = 1
     final_argument_whitespace = True
-    option_spec = {"elders": directives.unchanged, "discarded": directives.flag}
+    option_spec: ClassVar[dict[str, Any]] = {"elders": directives.unchanged, "discarded": directives.flag}
 
     def run(self) -> list[nodes.Node]:
         try:

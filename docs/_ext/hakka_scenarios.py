@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import hakka_render as R
 from docutils import nodes
+from hakka_data import Scenario, Spec, SpecError, elders_by_step, parse_cards, setup_hands
+from hakka_nodes import get_spec, label_span, paras, raw, register_label, requires_nodes, xref
 from sphinx import addnodes
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
-
-import hakka_render as R
-from hakka_data import Scenario, Spec, SpecError, elders_by_step, parse_cards, setup_hands
-from hakka_nodes import get_spec, label_span, paras, raw, register_label, requires_nodes, xref
 
 EXAMPLES_PER_CLAUSE = 5
 

@@ -8,9 +8,9 @@ import sys
 import xml.etree.ElementTree as ET
 
 import pytest
+from conftest import EXAMPLES, REPO, fake_cmd
 
 from conformance.cli import main
-from conftest import EXAMPLES, REPO, fake_cmd
 
 SCRIPTED = "python:inprocess:ScriptedSession"
 SELECT = ["--scenarios", str(EXAMPLES / "patterns.yaml"), "--scenarios", str(EXAMPLES / "calling.yaml")]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from conformance.compare import check_expectations, state_diff
 from conformance.notation import NotationError, card, cards, normalize_action
-
-import pytest
 
 STATE = {
     "phase": "playing", "to_act": 1, "privileged": None,

@@ -71,7 +71,7 @@ REQUEST_CAPABILITY = {"observe": "observe", "pattern": "pattern", "count": "coun
 def test_capabilities_alone_decide_what_is_sent_and_what_is_skipped(
         schemas, spec_data, corpus, factory: str, declared: set[str]) -> None:
     results, session = _run(schemas, spec_data, factory, corpus)
-    for scenario, result in zip(corpus, results):
+    for scenario, result in zip(corpus, results, strict=True):
         missing = _needs(scenario) - declared
         if missing:
             assert result.status == "skip", (scenario.id, result.status, result.reason)

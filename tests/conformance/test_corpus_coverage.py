@@ -12,9 +12,9 @@ So a scenario "requiring" an option without depending on it does not count.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
-from typing import Mapping
 
 import pytest
 

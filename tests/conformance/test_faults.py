@@ -36,7 +36,7 @@ def test_crash_mid_scenario_is_an_error_with_stderr_and_the_run_goes_on(run, exa
 
 def test_hang_is_a_timeout_and_the_engine_is_restarted(run, examples):
     started = time.monotonic()
-    results, engine = run(fake_cmd("hang-on-state"), [examples[TRAJ], examples[PAT]], timeout=0.5)
+    results, _engine = run(fake_cmd("hang-on-state"), [examples[TRAJ], examples[PAT]], timeout=0.5)
     assert time.monotonic() - started < 5
     hung, after = results
     assert hung.status == "timeout"
@@ -89,7 +89,7 @@ def test_stderr_is_attached_to_the_scenario_that_caused_it(run, examples):
 
 
 def test_exit_at_startup_is_an_error_with_the_engine_message(run, examples):
-    results, engine = run(fake_cmd("exit-at-startup"), [examples[PAT], examples[TRAJ]])
+    results, _engine = run(fake_cmd("exit-at-startup"), [examples[PAT], examples[TRAJ]])
     assert [r.status for r in results] == ["error", "error"]
     assert "exited with status 1" in results[0].reason
     assert "libhakka.so not found" in results[0].stderr
@@ -142,7 +142,7 @@ def test_internal_error_answer_is_an_error_and_unsupported_is_a_skip(run, exampl
 
 
 def test_close_stops_the_process(run, examples):
-    results, engine = run(fake_cmd("correct"), [examples[PAT]])
+    _results, engine = run(fake_cmd("correct"), [examples[PAT]])
     proc = engine.adapter._proc  # type: ignore[attr-defined]
     assert proc is not None
     engine.close()

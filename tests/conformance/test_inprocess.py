@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 import time
 
-
 TRAJ = "example-calling-everybody-passes"
 PAT = "example-pattern-run-of-three"
 
@@ -60,7 +59,7 @@ def test_unknown_module_or_factory_is_an_error_not_a_crash(run, examples):
 
 
 def test_in_process_messages_are_copies(run, examples):
-    results, engine = run("python:inprocess:ScriptedSession", [examples[TRAJ]])
+    _results, engine = run("python:inprocess:ScriptedSession", [examples[TRAJ]])
     session = engine.adapter._session  # type: ignore[attr-defined]
     start = next(m for m in session.received if m["cmd"] == "start")
     start["setup"]["hands"].clear()  # mutating what the engine got does not touch the scenario

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from conformance.engine import EngineInfo
 from conformance.expected import load_expected_failures
 from conformance.loader import load_scenarios
 from conformance.runner import options_to_send, skip_reason
-from conformance.engine import EngineInfo
 
 TRAJ = "example-calling-everybody-passes"
 PAT = "example-pattern-run-of-three"
@@ -162,7 +162,7 @@ def test_expected_failures_yaml_forms(tmp_path):
 
 
 def test_every_request_the_runner_sends_is_schema_valid(run, examples, schemas):
-    results, engine = run("python:inprocess:ConfigurableSession", list(examples.values()))
+    _results, engine = run("python:inprocess:ConfigurableSession", list(examples.values()))
     session = engine.adapter._session  # type: ignore[attr-defined]
     assert len(session.received) > 10
     for message in session.received:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import SPEC
 from jsonschema import Draft202012Validator
 
-from conftest import SPEC
 from conformance.schemas import PROTOCOL_COMMANDS
 
 

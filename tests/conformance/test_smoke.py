@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from conftest import fake_cmd
 
 from conformance.cli import main
-
-from conftest import fake_cmd
 
 
 def _smoke(capsys: pytest.CaptureFixture[str], engine: str) -> tuple[int, str]:
@@ -39,6 +38,6 @@ def test_each_broken_adapter_gets_its_problem_and_advice(capsys: pytest.CaptureF
                                                           problem: str, advice: str) -> None:
     code, out = _smoke(capsys, fake_cmd(mode))
     assert code == 1, out
-    line = next((l for l in out.splitlines() if l.startswith("  PROBLEM") and problem in l), None)
+    line = next((x for x in out.splitlines() if x.startswith("  PROBLEM") and problem in x), None)
     assert line is not None, out
     assert advice in out, out

@@ -14,9 +14,9 @@ default (the first option listed in spec/README.md).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Iterable, Mapping
 
 SUITS = ("Sup", "Gon", "Zok", "Sin")  # highest first (CARDS-2)
 WAN_SIN = ("WanSin", 1)  # CARDS-3: number 1, no suit
@@ -88,9 +88,8 @@ def pattern_of(cards: Iterable[Card], options: Mapping[str, str]) -> Pattern | N
         return None
     suits = {c[0] for c in ordered}
     numbers = [c[1] for c in ordered]
-    if len(suits) == 1 and "WanSin" not in suits:
-        if numbers == list(range(numbers[0], numbers[0] + len(numbers))):
-            return Pattern("run", cards, suit=ordered[0][0], top=numbers[-1])
+    if len(suits) == 1 and "WanSin" not in suits and numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+        return Pattern("run", cards, suit=ordered[0][0], top=numbers[-1])
     if len(set(numbers)) == 1:
         if WAN_SIN in cards and opt(options, "D17") != "yes":
             return None
@@ -186,11 +185,11 @@ def leadable_singles(
             allowed |= hand_elders
         else:
             allowed |= {c for c in t_cards if c in elders}
-    if opt(options, "D9") == "exempt" and WAN_SIN in hand:
-        # "non-PP: T has only Elders or T does not exist; PP: anytime under D11
-        # any-elder, or when T has only Elders under top-suit-elder"
-        if not t_non_elders or (is_pp and opt(options, "D11") == "any-elder"):
-            allowed.add(WAN_SIN)
+    # D9 exempt: "non-PP: T has only Elders or T does not exist; PP: anytime under
+    # D11 any-elder, or when T has only Elders under top-suit-elder"
+    if (opt(options, "D9") == "exempt" and WAN_SIN in hand
+            and (not t_non_elders or (is_pp and opt(options, "D11") == "any-elder"))):
+        allowed.add(WAN_SIN)
     return allowed
 
 
@@ -416,7 +415,7 @@ class OracleHand:
             self.caller = seat
             if seat != self.dealer:
                 self.pp = seat  # CALL-4
-            holder = next((s for s in self.active if TIGERS <= self.hands[s]), None)
+            holder = next((s for s in self.active if self.hands[s] >= TIGERS), None)
             if holder is not None:
                 if opt(self.options, "D24") == "automatic":
                     self._win(holder, "five-tigers")

@@ -79,7 +79,7 @@ def test_from_deck_follows_the_deal_sequence(dealer: int, order: str) -> None:
     seq = deal_sequence(dealer, profile)
     assert len(seq) == 37
     for seat in range(4):
-        mine = {card for card, s in zip(deck, seq) if s == seat}
+        mine = {card for card, s in zip(deck, seq, strict=True) if s == seat}
         assert hand.dealt[seat] == sum(1 << i for i in mine)
         assert len(hand.hand_of(seat)) == (1 if seat == (dealer + 2) % 4 else 12)
     # the Dreamer gets the card dealt third (dealer-first) or second (dealer-last)

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from reference_engine import Action, Cards, Hand, HakkaError, IllegalActionError, Profile
+from reference_engine import Action, Cards, HakkaError, Hand, IllegalActionError, Profile
 from reference_engine.cards import FULL_DECK
 from reference_engine.profile import every_option_profile
 

@@ -40,7 +40,7 @@ def compare_worlds(
     compared = 0
     assert seen(a, seat) == seen(b, seat)
     compared += 1
-    for (sa, xa), (sb, xb) in zip(actions_a, actions_b):
+    for (sa, xa), (sb, xb) in zip(actions_a, actions_b, strict=True):
         a.apply(sa, xa)
         try:
             b.apply(sb, xb)
@@ -133,7 +133,7 @@ def test_which_cards_another_seat_discarded_is_invisible(
     # later discards of that seat that name a card it no longer holds take the card it kept instead
     kept = Cards(original.mask & ~changed.mask)
     gone = Cards(changed.mask & ~original.mask)
-    swap = dict(zip([c.bit for c in gone], [c.bit for c in kept]))
+    swap = dict(zip([c.bit for c in gone], [c.bit for c in kept], strict=True))
     for j in range(i + 1, len(actions)):
         s, a = actions[j]
         if s == seat and a.verb == "discard" and a.mask & changed.mask:

@@ -70,9 +70,9 @@ def test_profile_table_equals_spec_decisions_yaml() -> None:
 def test_profile_fields_are_the_decision_keys_with_the_defaults() -> None:
     fields = dataclasses.fields(Profile)
     assert [f.name for f in fields] == [key for _d, key, _o in DECISIONS]
-    for f, (_d, _key, opts) in zip(fields, DECISIONS):
+    for f, (_d, _key, opts) in zip(fields, DECISIONS, strict=True):
         assert f.default == opts[0]
-    assert DEFAULT_PROFILE == Profile()
+    assert Profile() == DEFAULT_PROFILE
     assert DEFAULT_PROFILE.changed() == {}
     assert DEFAULT_PROFILE.options() == {d: opts[0] for d, _k, opts in DECISIONS}
 

@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from reference_engine import DEFAULT_PROFILE, Cards, Hand, seeded_deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reference_engine import DEFAULT_PROFILE, Cards, Hand, seeded_deck
 from reference_engine.wire import Session, request_problem
 
 ROOT = Path(__file__).resolve().parents[2]

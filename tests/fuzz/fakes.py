@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 if __name__ == "__main__":  # as a subprocess engine, from any directory
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -27,9 +28,9 @@ class CrashOnSecondPass(Session):
     name = "fake-crash-on-second-pass"
 
     def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
-        if message.get("cmd") == "act" and message.get("action") == "pass" and self.hand is not None:
-            if any(a.verb == "pass" for _s, a in self.hand.history):
-                raise RuntimeError("boom: the second pass")
+        if (message.get("cmd") == "act" and message.get("action") == "pass" and self.hand is not None
+                and any(a.verb == "pass" for _s, a in self.hand.history)):
+            raise RuntimeError("boom: the second pass")
         return super().handle(message)
 
 

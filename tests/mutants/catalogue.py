@@ -395,7 +395,9 @@ class LeaderIgnoresTopSuit(SeamHand):
         return leadable(self.hands[seat], self.elders, self.profile, privileged=seat == self.privileged, top_suit_rule=False)
 
 
-@mutant("elder-led-before-non-elders", "A leader may lead an Elder of the top suit while non-Elders of it remain (non-Elder-first rule ignored).", ["ELD-4"])
+@mutant("elder-led-before-non-elders",
+        "A leader may lead an Elder of the top suit while non-Elders of it remain (non-Elder-first rule ignored).",
+        ["ELD-4"])
 class ElderLedFirst(SeamHand):
     __slots__ = ()
 
@@ -600,7 +602,9 @@ class Clockwise(SeamHand):
 # ====================================================================== dealing and calling
 
 
-@mutant("deal-starts-after-dealer", "Dealing starts with the seat after the Dealer, the Dealer being served last.", ["DEAL-4"], pins="D2=dealer-last")
+@mutant("deal-starts-after-dealer",
+        "Dealing starts with the seat after the Dealer, the Dealer being served last.",
+        ["DEAL-4"], pins="D2=dealer-last")
 class DealStartsAfterDealer(SeamHand):
     __slots__ = ()
 
@@ -612,7 +616,9 @@ class DealStartsAfterDealer(SeamHand):
         return hand
 
 
-@mutant("dreamer-speaks-in-calling", "The Dreamer is not skipped in Calling: after Dealer+1 passes, the Dreamer may call.", ["DEAL-3", "CALL-5"])
+@mutant("dreamer-speaks-in-calling",
+        "The Dreamer is not skipped in Calling: after Dealer+1 passes, the Dreamer may call.",
+        ["DEAL-3", "CALL-5"])
 class DreamerSpeaks(SeamHand):
     __slots__ = ()
 
@@ -769,7 +775,9 @@ class FiveTigersDeclared(SeamHand):
         self.to_act = holder
 
 
-@mutant("five-tigers-on-void-calling", "The Five Tigers win even when nobody calls (checked before Calling, not after it).", ["TIG-1", "CALL-6"])
+@mutant("five-tigers-on-void-calling",
+        "The Five Tigers win even when nobody calls (checked before Calling, not after it).",
+        ["TIG-1", "CALL-6"])
 class FiveTigersOnVoidCalling(SeamHand):
     __slots__ = ()
 
@@ -781,7 +789,9 @@ class FiveTigersOnVoidCalling(SeamHand):
         super()._pass(seat)
 
 
-@mutant("five-tigers-eight-points", "The Five Tigers score 8 points (as 9 tricks), reading the 8 as points rather than tricks.", ["TIG-1", "SCORE-1"])
+@mutant("five-tigers-eight-points",
+        "The Five Tigers score 8 points (as 9 tricks), reading the 8 as points rather than tricks.",
+        ["TIG-1", "SCORE-1"])
 class FiveTigersEightPoints(SeamHand):
     __slots__ = ()
 
@@ -850,7 +860,9 @@ class ClaimAfterAnyRound(SeamHand):
         self.to_act = winner
 
 
-@mutant("claim-on-any-turn", "A player with tricks plus Elders of 6 or more may claim on any turn, not only right after winning a round.", ["CLAIM-1"])
+@mutant("claim-on-any-turn",
+        "A player with tricks plus Elders of 6 or more may claim on any turn, not only right after winning a round.",
+        ["CLAIM-1"])
 class ClaimOnAnyTurn(SeamHand):
     __slots__ = ()
 
@@ -862,7 +874,9 @@ class ClaimOnAnyTurn(SeamHand):
         return legal
 
 
-@mutant("no-claim-after-last-round", "When the last round is over the hand is played out: its winner gets no chance to claim.", ["CLAIM-1", "PLAY-8"])
+@mutant("no-claim-after-last-round",
+        "When the last round is over the hand is played out: its winner gets no chance to claim.",
+        ["CLAIM-1", "PLAY-8"])
 class NoClaimAfterLastRound(SeamHand):
     __slots__ = ()
 

@@ -298,7 +298,7 @@ def render(report: Report, first: int = 3) -> str:
               for i, limit in enumerate(limits)]
 
     def line(cells: Sequence[str]) -> str:
-        return "  ".join(_cut(c, w).ljust(w) for c, w in zip(cells, widths)).rstrip()
+        return "  ".join(_cut(c, w).ljust(w) for c, w in zip(cells, widths, strict=False)).rstrip()
 
     out = [line(head), line(["-" * w for w in widths])]
     out += [line(r) for r in rows]

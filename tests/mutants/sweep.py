@@ -19,9 +19,10 @@ import fnmatch
 import importlib
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from conformance.fuzz.run import FuzzConfig, FuzzReport, fuzz
 
@@ -44,7 +45,7 @@ class MutantRow:
 def load_catalogue(module: str = DEFAULT_CATALOGUE) -> list[Any]:
     """The mutants of ``module.MUTANTS`` (each with ``id``, ``clauses`` and ``factory``)."""
     mod = importlib.import_module(module)
-    return list(getattr(mod, "MUTANTS"))
+    return list(mod.MUTANTS)
 
 
 def fuzz_mutants(mutants: Sequence[Any], *, hands: int, seed: int, out: Path | None = None,

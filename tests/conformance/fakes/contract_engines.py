@@ -85,11 +85,11 @@ class MiscountsPass(Recording):
 
     def handle(self, message: Any) -> dict[str, Any]:
         answer = super().handle(message)
-        if message.get("cmd") == "count" and answer.get("ok") and message["depth"] >= 2:
-            if answer.get("divide", {}).get("pass") is not None or self._can_pass():
-                answer["counts"][-1] += 1
-                if "divide" in answer:
-                    answer["divide"]["pass"] += 1
+        if (message.get("cmd") == "count" and answer.get("ok") and message["depth"] >= 2
+                and (answer.get("divide", {}).get("pass") is not None or self._can_pass())):
+            answer["counts"][-1] += 1
+            if "divide" in answer:
+                answer["divide"]["pass"] += 1
         return answer
 
 

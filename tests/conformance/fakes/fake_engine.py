@@ -27,15 +27,97 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from scripted import ScriptedSession, error  # noqa: E402
+from scripted import ScriptedSession, error
 
 
 def send(obj: object) -> None:
     sys.stdout.write(json.dumps(obj) + "\n")
     sys.stdout.flush()
+
+
+def say(text: str) -> None:
+    sys.stderr.write(text)
+    sys.stderr.flush()
+
+
+def hang(_session: ScriptedSession, _message: dict[str, Any]) -> bool:
+    time.sleep(3600)
+    return False
+
+
+def crash(_session: ScriptedSession, _message: dict[str, Any]) -> bool:
+    say("fake: segmentation fault (pretend)\n")
+    os._exit(3)
+
+
+def think_forever(session: ScriptedSession, message: dict[str, Any]) -> bool:
+    say("fake: thinking forever\n")
+    return hang(session, message)
+
+
+def garbage(_session: ScriptedSession, _message: dict[str, Any]) -> bool:
+    sys.stdout.write("Segmentation fault? no: just garbage\n")
+    sys.stdout.flush()
+    return True
+
+
+def half_a_line(session: ScriptedSession, message: dict[str, Any]) -> bool:
+    sys.stdout.write('{"ok": tr')
+    sys.stdout.flush()
+    return hang(session, message)
+
+
+def answer_with(answer: dict[str, Any]) -> Callable[[ScriptedSession, dict[str, Any]], bool]:
+    def fault(_session: ScriptedSession, _message: dict[str, Any]) -> bool:
+        send(answer)
+        return True
+    return fault
+
+
+def protocol_3(session: ScriptedSession, message: dict[str, Any]) -> bool:
+    send({**session.handle(message), "protocol": 3})
+    return True
+
+
+def two_lines(session: ScriptedSession, message: dict[str, Any]) -> bool:
+    send(session.handle(message))
+    send({"ok": True})
+    return True
+
+
+def wrong_kind(_session: ScriptedSession, message: dict[str, Any]) -> bool:
+    if "classify" not in message:
+        return False
+    send({"ok": True, "beats": True})
+    return True
+
+
+def wrong_error(session: ScriptedSession, message: dict[str, Any]) -> bool:
+    answer = session.handle(message)
+    send(answer if answer["ok"] else error("illegal", "everything is illegal"))
+    return True
+
+
+# (mode, command) -> the fault: it answers (True) or lets the scripted engine answer (False).
+FAULTS: dict[tuple[str, str], Callable[[ScriptedSession, dict[str, Any]], bool]] = {
+    ("protocol-3", "hello"): protocol_3,
+    ("hang-at-hello", "hello"): hang,
+    ("two-lines", "hello"): two_lines,
+    ("crash-on-act", "act"): crash,
+    ("hang-on-state", "state"): think_forever,
+    ("garbage", "state"): garbage,
+    ("partial-line", "state"): half_a_line,
+    ("schema-invalid", "state"): answer_with({"ok": True, "phase": "calling"}),
+    ("wrong-kind", "pattern"): wrong_kind,
+    ("internal", "count"): answer_with(error("internal", "perft overflowed")),
+    ("unsupported", "count"): answer_with(error("unsupported", "no perft here")),
+    ("wrong-error", "act"): wrong_error,
+}
 
 
 def main() -> None:
@@ -49,58 +131,15 @@ def main() -> None:
         message = json.loads(line)
         cmd = message.get("cmd")
         if mode == "chatty":
-            sys.stderr.write(f"fake: got {cmd}\n")
-            sys.stderr.flush()
-        if cmd == "hello" and mode == "protocol-3":
-            answer = session.handle(message)
-            answer["protocol"] = 3
-            send(answer)
-            continue
-        if cmd == "hello" and mode == "hang-at-hello":
-            time.sleep(3600)
-        if cmd == "hello" and mode == "two-lines":
-            send(session.handle(message))
-            send({"ok": True})
-            continue
-        if cmd == "act" and mode == "crash-on-act":
-            sys.stderr.write("fake: segmentation fault (pretend)\n")
-            sys.stderr.flush()
-            os._exit(3)
-        if cmd == "state" and mode == "hang-on-state":
-            sys.stderr.write("fake: thinking forever\n")
-            sys.stderr.flush()
-            time.sleep(3600)
-        if cmd == "state" and mode == "garbage":
-            sys.stdout.write("Segmentation fault? no: just garbage\n")
-            sys.stdout.flush()
-            continue
-        if cmd == "state" and mode == "partial-line":
-            sys.stdout.write('{"ok": tr')
-            sys.stdout.flush()
-            time.sleep(3600)
-        if cmd == "state" and mode == "schema-invalid":
-            send({"ok": True, "phase": "calling"})
-            continue
-        if cmd == "pattern" and mode == "wrong-kind" and "classify" in message:
-            send({"ok": True, "beats": True})
-            continue
-        if cmd == "count" and mode == "internal":
-            send(error("internal", "perft overflowed"))
-            continue
-        if cmd == "count" and mode == "unsupported":
-            send(error("unsupported", "no perft here"))
-            continue
-        if cmd == "act" and mode == "wrong-error":
-            answer = session.handle(message)
-            if not answer["ok"]:
-                answer = error("illegal", "everything is illegal")
-            send(answer)
+            say(f"fake: got {cmd}\n")
+        fault = FAULTS.get((mode, cmd))
+        if fault is not None and fault(session, message):
             continue
         answer = session.handle(message)
-        if cmd == "act" and mode == "reject-mutates" and not answer["ok"]:
-            mutated = True
-        if cmd == "state" and mode == "reject-mutates" and mutated and answer["ok"]:
-            answer["tricks"] = [0, 0, 0, 1]
+        if mode == "reject-mutates":  # a rejected act changes the state it reports later
+            mutated = mutated or (cmd == "act" and not answer["ok"])
+            if cmd == "state" and mutated and answer["ok"]:
+                answer["tricks"] = [0, 0, 0, 1]
         send(answer)
         if cmd == "stop":
             return
