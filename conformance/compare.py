@@ -8,7 +8,7 @@ results and game records as subsets. Each mismatch carries readable diff lines.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -245,45 +245,39 @@ def _observation(expected: Mapping[str, Any], actual: Any) -> Mismatch | None:
     return Mismatch(key, tuple(lines)) if lines else None
 
 
+_Check = Callable[[str, Any, Mapping[str, Any]], "Mismatch | None"]
+
+_CHECKS: dict[str, _Check] = {
+    "to_act": lambda k, v, st: _scalar(k, v, st.get(k)),
+    "phase": lambda k, v, st: _scalar(k, v, st.get(k)),
+    "privileged": lambda k, v, st: _scalar(k, v, st.get(k)),
+    "tricks": lambda k, v, st: _scalar(k, list(v), st.get(k)),
+    "legal": lambda k, v, st: _legal(v, st.get("legal") or {}),
+    "legal_includes": lambda k, v, st: _legal_includes(k, v, st.get("legal") or {}, True),
+    "legal_excludes": lambda k, v, st: _legal_includes(k, v, st.get("legal") or {}, False),
+    "elders": lambda k, v, st: _cards_diff(k, v, st.get("elders")),
+    "elders_include": lambda k, v, st: _elders_membership(k, v, st.get("elders"), True),
+    "elders_exclude": lambda k, v, st: _elders_membership(k, v, st.get("elders"), False),
+    "hands": lambda k, v, st: _hands(v, st.get("hands")),
+    "result": lambda k, v, st: _scalar(k, None, st.get(k)) if v is None else _subset(k, v, st.get(k)),
+    "game": lambda k, v, st: _scalar(k, None, st.get(k)) if v is None else _subset(k, v, st.get(k)),
+    "round": lambda k, v, st: _round(v, st),
+}
+"""How each expectation key of spec/SCENARIOS.md is compared with `state`."""
+
+
 def check_expectations(expect: Mapping[str, Any], state: Mapping[str, Any],
                        observations: Mapping[int, Any] | None = None) -> list[Mismatch]:
     """Every expectation of ``expect`` that ``state`` (and the seats' observations) does not meet."""
-    out: list[Mismatch] = []
+    out: list[Mismatch | None] = []
     for key, value in expect.items():
-        m: Mismatch | None
-        if key in ("to_act", "phase", "privileged"):
-            m = _scalar(key, value, state.get(key))
-        elif key == "tricks":
-            m = _scalar(key, list(value), state.get(key))
-        elif key == "legal":
-            m = _legal(value, state.get("legal") or {})
-        elif key == "legal_includes":
-            m = _legal_includes(key, value, state.get("legal") or {}, True)
-        elif key == "legal_excludes":
-            m = _legal_includes(key, value, state.get("legal") or {}, False)
-        elif key == "elders":
-            m = _cards_diff(key, value, state.get("elders"))
-        elif key == "elders_include":
-            m = _elders_membership(key, value, state.get("elders"), True)
-        elif key == "elders_exclude":
-            m = _elders_membership(key, value, state.get("elders"), False)
-        elif key == "hands":
-            m = _hands(value, state.get("hands"))
-        elif key in ("result", "game"):
-            m = _scalar(key, None, state.get(key)) if value is None else _subset(key, value, state.get(key))
-        elif key == "round":
-            m = _round(value, state)
-        elif key == "observe":
-            for entry in value:
-                m = _observation(entry, (observations or {}).get(entry["seat"]))
-                if m is not None:
-                    out.append(m)
-            continue
+        if key == "observe":
+            out.extend(_observation(entry, (observations or {}).get(entry["seat"])) for entry in value)
+        elif key in _CHECKS:
+            out.append(_CHECKS[key](key, value, state))
         else:  # the schema rules this out; kept so a new key is never silently ignored
-            m = Mismatch(key, (f"the runner does not know the expectation {key!r}",))
-        if m is not None:
-            out.append(m)
-    return out
+            out.append(Mismatch(key, (f"the runner does not know the expectation {key!r}",)))
+    return [m for m in out if m is not None]
 
 
 def state_diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:

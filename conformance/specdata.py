@@ -11,6 +11,7 @@ warning); a present but malformed file is an input error.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,67 +62,75 @@ def _as_list(doc_data: Any, key: str, shown: str) -> list[Any]:
     return items
 
 
+def _load_clauses(doc_data: Any, shown: str, line_of: Callable[[str], int | None],
+                  problems: list[Problem | str]) -> dict[str, str]:
+    clauses: dict[str, str] = {}
+    for i, item in enumerate(_as_list(doc_data, "clauses", shown)):
+        where = f"/clauses/{i}"
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            problems.append(Problem(shown, line_of(where), "a clause needs a string `id`", where))
+            continue
+        area = item.get("area")
+        clauses[item["id"]] = str(area) if area is not None else item["id"].split("-")[0]
+    return clauses
+
+
+def _load_decisions(doc_data: Any, shown: str, line_of: Callable[[str], int | None],
+                    problems: list[Problem | str]) -> dict[str, Decision]:
+    decisions: dict[str, Decision] = {}
+    for i, item in enumerate(_as_list(doc_data, "decisions", shown)):
+        where = f"/decisions/{i}"
+        line = line_of(where)
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            problems.append(Problem(shown, line, "a decision needs a string `id`", where))
+            continue
+        raw_options = item.get("options")
+        if not isinstance(raw_options, list):
+            problems.append(Problem(shown, line, f"decision {item['id']}: `options` must be a list", where))
+            continue
+        options = tuple(str(o["id"]) if isinstance(o, dict) and "id" in o else str(o) for o in raw_options)
+        default = item.get("default")
+        if default is None and options:
+            default = options[0]
+        if default is not None and str(default) not in options:
+            problems.append(Problem(shown, line, f"decision {item['id']}: default {default!r} is not one of its options", where))
+            continue
+        decisions[item["id"]] = Decision(item["id"], str(item.get("key", "")), options, str(default))
+    return decisions
+
+
+def _load_key_clauses(doc_data: Any, shown: str, line_of: Callable[[str], int | None],
+                      problems: list[Problem | str]) -> dict[str, tuple[str, ...]]:
+    keys = doc_data.get("keys") if isinstance(doc_data, dict) else None
+    if not isinstance(keys, dict):
+        problems.append(Problem(shown, 1, "expected a top-level `keys:` mapping"))
+        return {}
+    return {str(k): tuple(map(str, v or ())) for k, v in keys.items()}
+
+
+_Loader = Callable[[Any, str, Callable[[str], "int | None"], list["Problem | str"]], Any]
+_FILES: tuple[tuple[str, str, _Loader, str | None], ...] = (
+    ("clauses.yaml", "clauses", _load_clauses, "clause IDs of scenarios are not checked"),
+    ("decisions.yaml", "decisions", _load_decisions, "decision options of scenarios are not checked"),
+    ("expectations.yaml", "key_clauses", _load_key_clauses, None),
+)
+"""Each file of spec/ the runner reads: where its data goes, and what is lost without it."""
+
+
 def load_spec_data(spec_dir: Path) -> SpecData:
     data = SpecData()
     problems: list[Problem | str] = []
-
-    path = spec_dir / "clauses.yaml"
-    shown = display_path(path)
-    if not path.exists():
-        data.warnings.append(f"warning: {shown} not found; clause IDs of scenarios are not checked")
-    else:
-        doc, probs = load_yaml(path, shown)
-        problems.extend(probs)
-        if doc is not None and not probs:
-            clauses: dict[str, str] = {}
-            for i, item in enumerate(_as_list(doc.data, "clauses", shown)):
-                where = f"/clauses/{i}"
-                if not isinstance(item, dict) or not isinstance(item.get("id"), str):
-                    problems.append(Problem(shown, doc.line_of(where), "a clause needs a string `id`", where))
-                    continue
-                cid = item["id"]
-                area = item.get("area")
-                clauses[cid] = str(area) if area is not None else cid.split("-")[0]
-            data.clauses = clauses
-
-    path = spec_dir / "decisions.yaml"
-    shown = display_path(path)
-    if not path.exists():
-        data.warnings.append(f"warning: {shown} not found; decision options of scenarios are not checked")
-    else:
-        doc, probs = load_yaml(path, shown)
-        problems.extend(probs)
-        if doc is not None and not probs:
-            decisions: dict[str, Decision] = {}
-            for i, item in enumerate(_as_list(doc.data, "decisions", shown)):
-                where = f"/decisions/{i}"
-                line = doc.line_of(where)
-                if not isinstance(item, dict) or not isinstance(item.get("id"), str):
-                    problems.append(Problem(shown, line, "a decision needs a string `id`", where))
-                    continue
-                raw_options = item.get("options")
-                if not isinstance(raw_options, list):
-                    problems.append(Problem(shown, line, f"decision {item['id']}: `options` must be a list", where))
-                    continue
-                options = tuple(str(o["id"]) if isinstance(o, dict) and "id" in o else str(o) for o in raw_options)
-                default = item.get("default")
-                if default is None and options:
-                    default = options[0]
-                if default is not None and str(default) not in options:
-                    problems.append(Problem(shown, line, f"decision {item['id']}: default {default!r} is not one of its options", where))
-                    continue
-                decisions[item["id"]] = Decision(item["id"], str(item.get("key", "")), options, str(default))
-            data.decisions = decisions
-    path = spec_dir / "expectations.yaml"
-    if path.exists():
+    for name, attribute, loader, without in _FILES:
+        path = spec_dir / name
         shown = display_path(path)
+        if not path.exists():
+            if without:
+                data.warnings.append(f"warning: {shown} not found; {without}")
+            continue
         doc, probs = load_yaml(path, shown)
         problems.extend(probs)
-        keys = doc.data.get("keys") if doc is not None and isinstance(doc.data, dict) else None
-        if isinstance(keys, dict):
-            data.key_clauses = {str(k): tuple(map(str, v or ())) for k, v in keys.items()}
-        elif doc is not None and not probs:
-            problems.append(Problem(shown, 1, "expected a top-level `keys:` mapping"))
+        if doc is not None and not probs:
+            setattr(data, attribute, loader(doc.data, shown, doc.line_of, problems))
     if problems:
         raise InputError(problems)
     return data
