@@ -63,13 +63,13 @@ def _cost(card: Card, elders: Cards) -> int:
 class RuleBot:
     """A sensible player: see the module docstring.
 
-    ``call_at`` is the hand strength (Elders count 2, sevens and eights 1) from
+    ``call_at`` is the hand strength (an Elder counts 2, another card of 7 or more 1) from
     which it calls; the default was tuned with ``benchmarks/play_bots.py``.
     """
 
     name = "rule-aware bot"
 
-    def __init__(self, call_at: int = 7) -> None:
+    def __init__(self, call_at: int = 11) -> None:
         self.call_at = call_at
 
     def choose(self, observation: Observation, legal: LegalActions, rng: Random) -> Action:

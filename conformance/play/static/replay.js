@@ -5,7 +5,15 @@
   const params = new URLSearchParams(location.search);
   const id = params.get("id");
   const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
-  const json = (v) => el("pre", "rp-json", JSON.stringify(v, null, 1));
+  // JSON with short arrays and small objects on one line, so an expectation reads like the scenario's YAML
+  function compact(v, pad = "") {
+    const flat = JSON.stringify(v);
+    if (v === null || typeof v !== "object" || flat.length <= 72) return flat;
+    const inner = pad + "  ";
+    if (Array.isArray(v)) return "[\n" + v.map((x) => inner + compact(x, inner)).join(",\n") + "\n" + pad + "]";
+    return "{\n" + Object.entries(v).map(([k, x]) => `${inner}${JSON.stringify(k)}: ${compact(x, inner)}`).join(",\n") + "\n" + pad + "}";
+  }
+  const json = (v) => el("pre", "rp-json", compact(v));
   function link(c) {
     if (!c.href) return el("span", "pl-rule", c.id);
     const a = el("a", "pl-rule", c.id); a.href = c.href; a.target = "_blank"; return a;
@@ -40,7 +48,9 @@
   const meta = el("p", "");
   meta.append(el("code", "", data.id), document.createTextNode(` · ${data.kind} · ${data.file}${data.line ? ":" + data.line : ""} · `));
   for (const c of data.clauses) { meta.append(link(c), document.createTextNode(" ")); }
-  meta.append(document.createTextNode(` · options: ${typeof data.requires === "string" ? data.requires : JSON.stringify(data.requires || "defaults")}`));
+  const opts = typeof data.requires === "string" || !data.requires ? (data.requires || "defaults")
+    : Object.entries(data.requires).map(([k, v]) => `${k}=${v}`).join(", ") || "defaults";
+  meta.append(document.createTextNode(` · options: ${opts}`));
   head.append(meta);
   if (data.generated) head.append(el("p", "pl-muted", "Generated vector: its expectations are the reference engine's answers."));
   if (data.notes) head.append(el("p", "", data.notes));
@@ -98,9 +108,9 @@
       }
       main.append(o);
     }
-    if (s.expect) { main.append(el("h3", "", s.kind === "final" ? "Expected at the end" : "Expected after this step"), json(s.expect)); }
+    const expect = () => { if (s.expect) main.append(el("h3", "", s.kind === "final" ? "Expected at the end" : "Expected after this step"), json(s.expect)); };
     const st = s.state;
-    if (!st) return;
+    if (!st) { expect(); return; }
     const info = el("p", "");
     info.textContent = `phase ${st.phase} · to act ${st.to_act === null ? "nobody" : "seat " + st.to_act}`
       + (st.game ? ` · game hand ${st.game.hand}, scores ${st.game.scores.join(" / ")}` : "");
@@ -119,6 +129,7 @@
     }
     main.append(round);
     const el2 = el("p", ""); el2.append(el("strong", "", "Elders: "), HK.cards(HK.words(st.elders), elders)); main.append(el2);
+    expect();
     if (st.legal && (st.legal.actions.length || st.legal.discard)) {
       main.append(el("h3", "", "Legal now"), json(st.legal));
     }

@@ -112,9 +112,9 @@
       if (h.dreamer_card && s !== view.seat) info.append(HK.cards([h.dreamer_card], new Set()));
       else if (s !== view.seat) info.append(el("span", "pl-backs", "1 card, face down"));
     } else if (s !== view.seat) {
-      info.append(HK.back(h.hand_sizes[s]));
+      info.append(HK.back(h.hand_sizes[s]), document.createTextNode(" · "));
     }
-    const tricks = el("span", "pl-tricks", ` · tricks ${h.tricks[s]} `);
+    const tricks = el("span", "pl-tricks", `tricks ${h.tricks[s]} `);
     tricks.append(rule("PLAY-6"));
     if (s !== h.dreamer) info.append(tricks);
     info.append(el("span", "pl-score", ` · score ${view.game.scores[s]}`));
@@ -346,9 +346,15 @@
     $("elder-rules").replaceChildren(rule("ELD-1"), document.createTextNode(" "), rule("ELD-2"));
     const opts = Object.entries(view.options).map(([k, v]) => `${k}=${v}`).join(", ");
     $("options").textContent = opts ? `options: ${opts}` : "default rules";
-    $("hand-no").textContent = view.game.over ? "game over" : `hand ${Math.min(view.game.hands_played + 1, view.game.hands_per_game)} of ${view.game.hands_per_game}`;
+    const g = view.game;
+    const last = g.results.length ? g.results[g.results.length - 1] : null;
+    $("hand-no").textContent = g.over ? "game over"
+      : view.ended && last && last.counts ? `hand ${g.hands_played} of ${g.hands_per_game} is over`
+      : view.ended ? `hand ${g.hands_played + 1} of ${g.hands_per_game}: not counted, dealt again`
+      : `hand ${g.hands_played + 1} of ${g.hands_per_game}`;
     ended();
     document.body.dataset.phase = view.ended ? "ended" : h.phase;
+    document.body.dataset.version = String(view.version);
     document.body.dataset.toAct = h.to_act === view.seat && h.legal ? "me" : "other";
   }
   connect();
