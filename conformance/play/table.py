@@ -203,12 +203,10 @@ class Table:
         obs = hand.observation(seat)
         history = obs["history"]
         assert isinstance(history, list)
-        rounds = [
-            {"plays": history[r.start:r.start + 3], "winner": r.winner} for r in record.rounds
-        ]
-        current = rounds[-1]["plays"] if rounds and rounds[-1]["winner"] is None else []
-        obs["rounds"] = rounds
-        obs["round"] = current
+        rounds = record.rounds
+        # each round as where it starts in the history (its plays are history[start:start + 3]) and its winner
+        obs["rounds"] = [{"start": r.start, "winner": r.winner} for r in rounds]
+        obs["round"] = history[rounds[-1].start:] if rounds and rounds[-1].winner is None else []
         if seat != hand.dreamer:
             obs["claim_count"] = hand.claim_count(seat)  # CLAIM-1: tricks plus Elders in this seat's hand
         return obs

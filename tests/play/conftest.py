@@ -9,21 +9,18 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from typing import Any
+
 import pytest
 
-pytest.importorskip("starlette", reason="the play table needs the `play` extra: pip install -e '.[play]'")
-pytest.importorskip("uvicorn", reason="the play table needs the `play` extra: pip install -e '.[play]'")
-
-import uvicorn  # noqa: E402
-
-from conformance.play.server import PlayServer  # noqa: E402
+NEEDS_PLAY = "the play table needs the `play` extra: pip install -e '.[play]'"
 
 
 @dataclass
 class Live:
     base: str
     ws_base: str
-    play: PlayServer
+    play: Any  # conformance.play.server.PlayServer
     loop: asyncio.AbstractEventLoop
 
     def call(self, fn, *args):  # run a function on the server's event loop (its tables live there)
@@ -40,6 +37,11 @@ def _free_port() -> int:
 
 @pytest.fixture
 def live() -> Iterator[Live]:
+    """Skips, with the reason, where the `play` extra is not installed."""
+    pytest.importorskip("starlette", reason=NEEDS_PLAY)
+    uvicorn = pytest.importorskip("uvicorn", reason=NEEDS_PLAY)
+    from conformance.play.server import PlayServer
+
     play = PlayServer(bot_delay=0.0)
     port = _free_port()
     config = uvicorn.Config(play.app(), host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio")

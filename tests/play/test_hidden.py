@@ -17,7 +17,7 @@ from reference_engine import Profile
 
 from .hidden import check_message
 
-GAMES = 1000
+GAMES = int(__import__("os").environ.get("HIDDEN_GAMES", "1000"))
 person = RandomBot()
 PROFILES = [
     Profile(),

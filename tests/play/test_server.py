@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
-from conformance.play.table import Table
-from reference_engine import Profile
+httpx = pytest.importorskip("httpx", reason="the play extra's test client: pip install -e '.[play]'")
+pytest.importorskip("websockets", reason="the play extra's test client: pip install -e '.[play]'")
 
-from .client import SeatClient, simple_choice
-from .hidden import check_message
+from conformance.play.table import Table  # noqa: E402
+from reference_engine import Profile  # noqa: E402
+
+from .client import SeatClient, simple_choice  # noqa: E402
+from .hidden import check_message  # noqa: E402
 
 
 def _table(live, **kwargs) -> Table:

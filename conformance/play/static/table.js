@@ -143,12 +143,12 @@
       const title = el("div", "pl-phase", `Last round: won by ${last.winner === view.seat ? "you" : "seat " + last.winner} `);
       title.append(rule("PLAY-6"));
       box.append(title);
-      for (const e of last.plays) box.append(playText(e, elders));
+      for (const e of h.history.slice(last.start, last.start + 3)) box.append(playText(e, elders));
     } else {
       box.append(el("div", "pl-phase", "Playing"));
     }
     if (h.phase === "claim") {
-      const c = el("div", "pl-claimnote", `Seat ${h.to_act} may claim victory `);
+      const c = el("div", "pl-claimnote", `${h.to_act === view.seat ? "You" : "Seat " + h.to_act} may claim victory `);
       c.append(rule("CLAIM-1"));
       box.append(c);
     }
@@ -207,10 +207,12 @@
     if (plays.length || legal.discard) {
       const sel = [...selected];
       const match = plays.find((a) => sameSet(new Set(a.slice(5).split(" ")), selected));
-      const pb = el("button", "pl-btn pl-primary", sel.length ? `Play ${sel.length} selected` : "Select cards to play");
-      pb.id = "play-selected"; pb.disabled = !match;
-      pb.addEventListener("click", () => match && act(match));
-      box.append(pb);
+      if (plays.length) {
+        const pb = el("button", "pl-btn pl-primary", sel.length ? `Play ${sel.length} selected` : "Select cards to play");
+        pb.id = "play-selected"; pb.disabled = !match;
+        pb.addEventListener("click", () => match && act(match));
+        box.append(pb);
+      }
       if (legal.discard) {
         const from = new Set(HK.words(legal.discard.from));
         const ok = sel.length === legal.discard.count && sel.every((c) => from.has(c));
