@@ -98,7 +98,10 @@ class PlayServer:
             await asyncio.sleep(self.bot_delay)
             if table.bot_to_act() != seat:
                 continue
-            table.act(seat, table.bot_action(seat))
+            try:
+                table.act(seat, table.bot_action(seat))
+            except HakkaError as exc:  # a bot's choice the engine refuses: say so at the table, never hang
+                table.problem = f"the bot at seat {seat} chose an action the engine refuses: {exc}"
             await self.broadcast(table)
 
     async def handle(self, table: Table, seat: int, text: str) -> dict[str, Any] | None:

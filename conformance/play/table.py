@@ -25,6 +25,7 @@ from reference_engine.hand import ENDED
 
 from .bots import BOTS, Bot
 
+_SCORE_TABLE = {str(tricks): points for tricks, points in SCORE_TABLE.items()}  # SCORE-1, shown at the end of a hand
 DEALS_PER_TABLE = 400
 """Deals prepared for a game: 4 count (D31), void or unscored hands take more."""
 
@@ -99,6 +100,7 @@ class Table:
         self.waiting: set[int] = set()
         self.problem: str | None = None
         self.version = 0
+        self._options = self.profile.changed()
 
     # ------------------------------------------------------------------ seats
 
@@ -228,7 +230,7 @@ class Table:
                  ("player" if s.human else s.bot.name if s.bot else ""), "online": s.connections > 0}
                 for s in self.seats
             ],
-            "options": self.profile.changed(),
+            "options": dict(self._options),
             "game": {
                 "scores": list(game.scores),
                 "hands_played": game.hands_played,
@@ -240,5 +242,5 @@ class Table:
             "waiting": sorted(self.waiting),
             "ended": record is self.ended and bool(self.waiting or self.over),
             "problem": self.problem,
-            "score_table": {str(k): v for k, v in SCORE_TABLE.items()},
+            "score_table": _SCORE_TABLE,
         }

@@ -52,6 +52,46 @@ def face_up(hand: Hand) -> int:
     return _walk(hand, 0)[0]
 
 
+_VERIFIED: dict[tuple[int, int], tuple[Hand, list[Any]]] = {}
+
+
+def _check_history(history: list[Any], hand: Hand, seat: int, allowed: int) -> None:
+    """Every entry: cards only from what ``seat`` may know, another seat's discard as a count only.
+
+    The history only grows within a hand, so a prefix equal to one already verified for this seat
+    (compared whole, in C) is not walked again; the new entries always are.
+    """
+    key = (id(hand), seat)
+    held = _VERIFIED.get(key)
+    start = 0
+    if held is not None and held[0] is hand and history[:len(held[1])] == held[1]:
+        start = len(held[1])
+    for entry in history[start:]:
+        action = entry["action"]
+        if entry["seat"] != seat and action.startswith("discard"):
+            assert entry == {"seat": entry["seat"], "action": "discard", "count": entry["count"]}, \
+                f"another seat's discard shows more than its size: {entry}"
+        named = 0
+        for name in CARD.findall(action):
+            named |= BIT[name]
+        assert not named & ~allowed, f"seat {seat} is sent {Cards(named & ~allowed)} in {entry} (phase {hand.phase})"
+    if len(_VERIFIED) > 64:
+        _VERIFIED.clear()
+    _VERIFIED[key] = (hand, history)
+
+
+_ELDERS_TEXT: dict[int, str] = {}
+
+
+def _elders_text(gone: int) -> str:
+    text = _ELDERS_TEXT.get(gone)
+    if text is None:
+        if len(_ELDERS_TEXT) > 4096:
+            _ELDERS_TEXT.clear()
+        text = _ELDERS_TEXT[gone] = str(Cards(elders_given(gone)))
+    return text
+
+
 def check_message(message: dict[str, Any], hand: Hand, seat: int, elders_from_face_up: bool = True) -> None:
     """Raise AssertionError naming the leak if ``message`` (sent to ``seat``) says more than ``seat`` may know."""
     assert set(message) <= TOP_KEYS, f"unexpected top-level keys {set(message) - TOP_KEYS}"
@@ -62,18 +102,17 @@ def check_message(message: dict[str, Any], hand: Hand, seat: int, elders_from_fa
     assert view["hand"] == str(hand.hand_of(seat)), "the seat's own hand is not its real hand"
     if "claim_count" in view:
         assert seat != hand.dreamer
-    for entry in view["history"]:
-        if entry["seat"] != seat and entry["action"].startswith("discard"):
-            assert entry == {"seat": entry["seat"], "action": "discard", "count": entry["count"]}, \
-                f"another seat's discard shows more than its size: {entry}"
     if view["legal"] is not None:
         assert hand.to_act == seat, "legal actions sent to a seat that is not to act"
     if elders_from_face_up:
         # The Elders are public: they follow from the face-up cards alone (ELD-2, D19 face-up).
-        assert view["elders"] == str(Cards(elders_given(face_up(hand))))
-    stripped = dict(message, hand={k: v for k, v in view.items() if k != "elders"})
+        assert view["elders"] == _elders_text(face_up(hand))
+    allowed = knowable(hand, seat)
+    _check_history(view["history"], hand, seat, allowed)
+    # everything else of the message, whatever its shape: no card name beyond what the seat may know
+    rest = dict(message, hand={k: v for k, v in view.items() if k not in ("elders", "history")})
     named = 0
-    for name in CARD.findall(json.dumps(stripped)):
+    for name in CARD.findall(json.dumps(rest)):
         named |= BIT[name]
-    leaked = named & ~knowable(hand, seat)
+    leaked = named & ~allowed
     assert not leaked, f"seat {seat} is sent {Cards(leaked)}, which it may not know (phase {hand.phase})"
