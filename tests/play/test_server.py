@@ -65,6 +65,8 @@ def test_out_of_turn_other_seat_garbage_and_forged_tokens_are_refused_and_the_ta
     seat1.until(lambda m: m["type"] == "view")
     version = table.version
     assert table.game.to_act == 0  # CALL-1: the Dealer (seat 0) speaks first
+    # the first person's page lists every person's seat link; the others' pages list none
+    assert [link["seat"] for link in seat0.hello["invite"]] == [0, 1] and seat1.hello["invite"] == []
 
     out_of_turn = seat1.error_after({"type": "act", "action": "call"})
     assert out_of_turn["kind"] == "illegal" and out_of_turn["rule"] == "CALL-1"
