@@ -1,7 +1,7 @@
 """The replay viewer's data model: a scenario or a fuzz trace, step by step, every seat's cards.
 
-A trajectory, game or count scenario (loaded and checked by the conformance
-loader) or a fuzz ``.trace.json`` is replayed on the reference engine through
+A trajectory, game, count or setup scenario (loaded and checked by the
+conformance loader) or a fuzz ``.trace.json`` is replayed on the reference engine through
 its protocol session (:class:`reference_engine.wire.Session`, the same
 requests the runner sends). Each step records the action, the engine's answer
 (with the rule of a refusal), the step's expectations as written in the
@@ -31,6 +31,7 @@ from ..errors import ConformanceError, InputError
 from ..loader import Scenario, load_scenarios
 from ..paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
 from ..schemas import load_schemas
+from ..setups import with_seeds
 from ..specdata import load_spec_data
 from .rules import Rulebook
 
@@ -99,7 +100,7 @@ class _Replayer:
         self.problem: str | None = None
 
     def start(self, setup: Mapping[str, Any], options: Mapping[str, str], line: int | None) -> bool:
-        answer = self.session.handle({"cmd": "start", "setup": dict(setup), "options": dict(options)})
+        answer = self.session.handle({"cmd": "start", "setup": with_seeds(setup, str), "options": dict(options)})
         step: Message = {"kind": "setup", "label": "the deal", "seat": None, "action": None,
                          "outcome": self._outcome(answer), "expect": None, "line": line, "state": None}
         if answer["ok"]:
@@ -109,10 +110,19 @@ class _Replayer:
         self.steps.append(step)
         return bool(answer["ok"])
 
-    def state(self) -> Message:
+    def state(self) -> Message | None:
         answer = self.session.handle({"cmd": "state"})
-        answer.pop("ok", None)
+        if not answer.pop("ok", False):
+            return None  # no hand yet (a refused first setup)
         return answer
+
+    def refused_start(self, setup: Mapping[str, Any], options: Mapping[str, str], expected: str,
+                      line: int | None) -> None:
+        """A `start` the scenario expects refused: the engine's answer, and the state (unchanged) after it."""
+        answer = self.session.handle({"cmd": "start", "setup": with_seeds(setup, str), "options": dict(options)})
+        self.steps.append({"kind": "start", "label": f"a setup to refuse as {expected}", "seat": None,
+                           "action": None, "outcome": self._outcome(answer), "expect": {"error": expected},
+                           "expected_error": expected, "request": dict(setup), "line": line, "state": self.state()})
 
     def _outcome(self, answer: Mapping[str, Any]) -> Message:
         if answer["ok"]:
@@ -155,6 +165,13 @@ def replay_scenario(scenario: Scenario, book: Rulebook | None = None) -> Message
         out["request"] = dict(body)
         return out
     r = _Replayer(book)
+    if scenario.kind == "setup":  # a start the engine must refuse, perhaps over a hand in play
+        if "before" in body:
+            r.start(body["before"], _options(scenario.requires), scenario.line_of("setup", "before"))
+        options = body["options"] if "options" in body else _options(scenario.requires)
+        r.refused_start(body["start"], options, body["error"], scenario.line_of("setup", "start"))
+        out["steps"], out["problem"] = r.steps, r.problem
+        return out
     setup = {"game": dict(body["setup"])} if scenario.kind == "game" else dict(body["setup"])
     if r.start(setup, _options(scenario.requires), scenario.line_of(scenario.kind, "setup")):
         steps = body.get("prefix", []) if scenario.kind == "count" else body.get("steps", [])

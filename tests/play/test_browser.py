@@ -140,5 +140,8 @@ def test_the_replay_viewer_steps_through_a_scenario(live, browser) -> None:
     # every seat's cards are drawn: 9 + 9 + the Dreamer's 1 + 9
     assert len(main.find_elements(By.CSS_SELECTOR, ".rp-seat .hk-card")) == 28
     browser.save_screenshot(str(SHOTS / "replay.png"))
+    browser.get(f"{live.base}/replay/view?id=setup-card-twice-in-one-holding")
+    wait(lambda: "The setup sent" in browser.find_element(By.ID, "page").text, what="a refused setup")
+    assert "refuses it (bad-setup)" in browser.find_element(By.ID, "page").text
     browser.get(f"{live.base}/replay/view?id=no-such-scenario")
     wait(lambda: "no scenario" in browser.find_element(By.ID, "page").text, what="the error")

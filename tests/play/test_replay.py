@@ -26,6 +26,13 @@ def test_every_scenario_of_the_corpus_replays_without_a_problem() -> None:
         if scenario.kind == "pattern":
             assert replay["request"]["expect"] in ("run", "set", "single", "none", "beats", "does-not-beat")
             continue
+        if scenario.kind == "setup":
+            refused = replay["steps"][-1]
+            assert refused["kind"] == "start" and refused["outcome"]["kind"] == scenario.body["error"], scenario.id
+            assert len(replay["steps"]) == 1 + ("before" in scenario.body)
+            if "before" in scenario.body:
+                assert refused["state"] == replay["steps"][0]["state"]  # the hand in play stays as it was
+            continue
         steps = replay["steps"]
         assert steps[0]["kind"] == "setup" and steps[0]["outcome"] == {"ok": True}
         body_steps = scenario.body.get("prefix" if scenario.kind == "count" else "steps", [])
@@ -37,7 +44,7 @@ def test_every_scenario_of_the_corpus_replays_without_a_problem() -> None:
             state = step["state"]
             held = [c for hand in state["hands"] for c in hand.split()]
             assert len(held) == len(set(held)) <= CARDS_IN_PLAY
-    assert set(kinds) == {"pattern", "trajectory", "game", "count"}
+    assert set(kinds) == {"pattern", "trajectory", "game", "count", "setup"}
 
 
 def test_a_refusal_links_its_clause_and_a_step_names_its_line() -> None:

@@ -69,7 +69,7 @@
   let at = 0;
   data.steps.forEach((s, i) => {
     const li = el("li", "", `${i}. ${s.label}`);
-    if (s.outcome && !s.outcome.ok) li.classList.add(s.kind === "reject" ? "rp-refused" : "rp-bad");
+    if (s.outcome && !s.outcome.ok) li.classList.add(s.expected_error ? "rp-refused" : "rp-bad");
     li.addEventListener("click", () => show(i));
     steps.append(li);
   });
@@ -100,7 +100,7 @@
     main.append(nav);
     if (s.outcome) {
       const o = el("p", s.outcome.ok ? "" : "pl-error");
-      if (s.outcome.ok) o.textContent = s.kind === "reject" ? `The reference ACCEPTED it, but the scenario expects a refusal (${s.expected_error}).` : "The reference accepts it.";
+      if (s.outcome.ok) o.textContent = s.expected_error ? `The reference ACCEPTED it, but the scenario expects a refusal (${s.expected_error}).` : "The reference accepts it.";
       else {
         o.append(document.createTextNode(`The reference refuses it (${s.outcome.kind}): ${s.outcome.message} `));
         if (s.outcome.rule) o.append(link({ id: s.outcome.rule, href: s.outcome.href }));
@@ -108,6 +108,7 @@
       }
       main.append(o);
     }
+    if (s.request) main.append(el("h3", "", "The setup sent"), json(s.request));
     const expect = () => { if (s.expect) main.append(el("h3", "", s.kind === "final" ? "Expected at the end" : "Expected after this step"), json(s.expect)); };
     const st = s.state;
     if (!st) { expect(); return; }
