@@ -26,8 +26,9 @@ from reference_engine.hand import ENDED
 from .bots import BOTS, Bot
 
 _SCORE_TABLE = {str(tricks): points for tricks, points in SCORE_TABLE.items()}  # SCORE-1, shown at the end of a hand
-DEALS_PER_TABLE = 400
-"""Deals prepared for a game: 4 count (D31), void or unscored hands take more."""
+DEALS_PER_TABLE = 64
+"""Deals prepared for a game (the engine checks them all when the game starts): 4 count (D31); void or
+unscored hands take more (a rule-aware table uses 4-10). Should they run out, the table says so and stops."""
 
 
 class TableError(HakkaError):
