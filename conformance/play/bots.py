@@ -34,7 +34,7 @@ class Bot(Protocol):
     def choose(self, observation: Observation, legal: LegalActions, rng: Random) -> Action: ...
 
 
-def _discard(legal: LegalActions, cards: list[Card]) -> Action:
+def _discard(cards: list[Card]) -> Action:
     return Action("discard", Cards.of(cards).mask)
 
 
@@ -52,7 +52,7 @@ class RandomBot:
             return pick
         assert legal.discard is not None
         allowed = list(Cards(legal.discard.allowed))
-        return _discard(legal, rng.sample(allowed, legal.discard.count))
+        return _discard(rng.sample(allowed, legal.discard.count))
 
 
 def _cost(card: Card, elders: Cards) -> int:
@@ -103,7 +103,7 @@ class RuleBot:
                 return best
         if legal.discard is not None:
             allowed = sorted(Cards(legal.discard.allowed), key=lambda c: (_cost(c, elders), c.index))
-            return _discard(legal, allowed[: legal.discard.count])
+            return _discard(allowed[: legal.discard.count])
         return plays[0] if plays else rng.choice(list(legal.actions))
 
 

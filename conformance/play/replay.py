@@ -27,7 +27,7 @@ from typing import Any, Mapping
 
 from reference_engine.wire import Session
 
-from ..errors import ConformanceError, InputError
+from ..errors import ConformanceError
 from ..loader import Scenario, load_scenarios
 from ..paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
 from ..schemas import load_schemas
@@ -236,4 +236,4 @@ def index(book: Rulebook | None = None) -> list[Message]:
              "generated": s.generated} for s in corpus()]
 
 
-__all__ = ["ReplayError", "InputError", "corpus", "index", "load_replay", "replay_scenario", "replay_trace"]
+__all__ = ["ReplayError", "corpus", "index", "load_replay", "replay_scenario", "replay_trace"]

@@ -35,7 +35,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from reference_engine import HakkaError, Profile, SetupError
 
 from ..paths import REPO_DIR
-from .replay import ReplayError, index, load_replay
+from .replay import corpus, index, load_replay
 from .rules import Rulebook
 from .table import Table, TableError
 
@@ -219,7 +219,7 @@ class PlayServer:
             return JSONResponse({"error": f"no scenario {ref!r}"}, status_code=404)
         try:
             return JSONResponse(load_replay(ref, self.rulebook))
-        except (ReplayError, Exception) as exc:  # noqa: BLE001 - shown to the reader, never a traceback
+        except Exception as exc:  # noqa: BLE001 - a ReplayError or a scenario's InputError: shown, never a traceback
             return JSONResponse({"error": str(exc)}, status_code=404)
 
     async def rulebook_page(self, request: Request) -> Response:
@@ -266,6 +266,4 @@ class PlayServer:
 
 def _is_corpus_id(ref: str) -> bool:
     """Only IDs of the corpus are served by ID (no path from a browser is ever opened)."""
-    from .replay import corpus
-
     return any(s.id == ref for s in corpus())

@@ -48,10 +48,6 @@ class Seat:
     def human(self) -> bool:
         return self.bot is None
 
-    @property
-    def label(self) -> str:
-        return f"seat {self.index} ({'you' if self.human else self.bot.name if self.bot else ''})"
-
 
 @dataclass
 class Round:
