@@ -35,7 +35,9 @@ hakka_root = str(ROOT)
 
 exclude_patterns = ["_build", "examples/**/node_modules", "README.md", "**/README.md"]
 templates_path: list[str] = []
-html_static_path = ["_static"]
+# The card stylesheet is shared with the play table: one file, copied into _static.
+html_static_path = ["_static", str(ROOT / "conformance" / "play" / "static" / "cards.css")]
+html_css_files = ["cards.css"]
 html_theme = "alabaster"
 html_title = "Hakka Cards rulebook"
 html_theme_options = {

@@ -1,0 +1,116 @@
+"""``hakka-play``: a local table in the browser, or the replay viewer.
+
+    hakka-play                         a table, you at seat 0, rule-aware bots at the others
+    hakka-play --humans 2              two people (each gets a seat link), two bots
+    hakka-play --option D7=any-suit    the table plays under that decision option
+    hakka-play --replay obs-discard-hidden-from-others   step through a scenario
+    hakka-play --replay reports/fuzz/x.trace.json        or a fuzz trace
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+import threading
+import webbrowser
+from typing import Sequence
+
+from reference_engine import Profile, SetupError
+
+from .replay import ReplayError, load_replay
+from .table import Table
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="hakka-play", description="Play Hakka Cards at a table in the browser, "
+                                "against bots or with friends, or replay a scenario or fuzz trace.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
+    p.add_argument("--humans", "--seats", dest="humans", type=int, default=1, metavar="N",
+                   help="people at the table, 1-4 (seats 0..N-1); bots take the other seats (default 1)")
+    p.add_argument("--bot", choices=("rule", "random"), default="rule", help="which bots fill the seats (default rule)")
+    p.add_argument("--option", action="append", default=[], metavar="Dn=OPTION",
+                   help="a decision option of spec/decisions.yaml, e.g. D7=any-suit (repeatable)")
+    p.add_argument("--seed", type=int, help="make the deals repeatable")
+    p.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS", help="pause before a bot acts (default 0.6)")
+    p.add_argument("--no-browser", action="store_true", help="print the links instead of opening a browser")
+    p.add_argument("--replay", metavar="SCENARIO", help="a scenario ID of the corpus, a scenario .yaml file "
+                   "(file.yaml#id for one of several) or a fuzz .trace.json: open it in the replay viewer")
+    return p
+
+
+def parse_options(items: Sequence[str]) -> Profile:
+    """``["D7=any-suit", …]`` → a profile; a bad item raises :class:`SetupError` naming it."""
+    options: dict[str, str] = {}
+    for item in items:
+        decision, eq, option = item.partition("=")
+        if not eq or not decision.strip() or not option.strip():
+            raise SetupError(f"--option {item!r}: write DECISION=OPTION, e.g. D7=any-suit")
+        options[decision.strip().upper()] = option.strip()
+    try:
+        return Profile.from_options(options)
+    except SetupError as exc:
+        raise SetupError(f"--option: {exc.message}", rule=exc.rule) from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        profile = parse_options(args.option)
+    except SetupError as exc:
+        print(f"hakka-play: error: {exc}", file=sys.stderr)
+        return 2
+    if not 1 <= args.humans <= 4:
+        print("hakka-play: error: --humans must be 1-4", file=sys.stderr)
+        return 2
+    replays: dict[str, str] = {}
+    if args.replay:
+        try:
+            replay = load_replay(args.replay)
+        except ReplayError as exc:
+            print(f"hakka-play: error: {exc}", file=sys.stderr)
+            return 2
+        except Exception as exc:  # noqa: BLE001 - a scenario file with problems: its InputError lists them
+            print(f"hakka-play: error: {args.replay}: {exc}", file=sys.stderr)
+            return 2
+        if replay["problem"]:
+            print(f"hakka-play: note: {replay['problem']}", file=sys.stderr)
+        replays["cli"] = args.replay
+    try:
+        import uvicorn
+
+        from .server import PlayServer
+    except ImportError as exc:
+        print(f"hakka-play: error: the table needs the `play` extra ({exc.name} is missing): "
+              "pip install -e '.[play]'", file=sys.stderr)
+        return 2
+    server = PlayServer(bot_delay=args.bot_delay, replays=replays)
+    table = server.add_table(Table(humans=range(args.humans), profile=profile, seed=args.seed, bot=args.bot))
+    port = args.port
+    if port == 0:
+        with socket.socket() as s:
+            s.bind((args.host, 0))
+            port = s.getsockname()[1]
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    base = f"http://{host}:{port}"
+    first = f"{base}/replay/view?id=cli" if args.replay else server.links(table, base)[0]["url"]
+    print(f"Hakka Cards table at {base}  (Ctrl-C stops it)")
+    if profile.changed():
+        print("options: " + ", ".join(f"{k}={v}" for k, v in profile.changed().items()))
+    for link in server.links(table, base):
+        print(f"  seat {link['seat']}: {link['url']}")
+    print(f"  replay viewer: {base}/replay")
+    if args.replay:
+        print(f"  this replay:   {first}")
+    if not args.no_browser:
+        threading.Timer(0.8, webbrowser.open, args=(first,)).start()
+    try:
+        uvicorn.run(server.app(), host=args.host, port=port, log_level="warning")
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

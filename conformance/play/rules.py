@@ -1,0 +1,93 @@
+"""Where each clause and decision is in the rulebook, from the spec's own IDs.
+
+Clause anchors come from :func:`conformance.report.rule_anchor` (the same
+address the runner's reports print: ``PLAY-4`` is ``rules/play.html#play-4``);
+a decision ``D7`` is ``decisions.html#d7`` (docs/_ext/hakka_spec.py). The IDs
+are read from ``spec/clauses.yaml`` and ``spec/decisions.yaml``, so a link
+names only a rule that exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from functools import lru_cache
+
+from ..paths import default_spec_dir
+from ..report import rule_anchor
+
+
+def decision_anchor(decision: str) -> str:
+    return f"decisions.html#{decision.lower()}"
+
+
+@dataclass
+class Rulebook:
+    """The spec's clause and decision IDs with their titles, and their rulebook addresses."""
+
+    base: str = "/rulebook/"
+    clauses: dict[str, dict[str, Any]] = field(default_factory=dict)
+    decisions: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, spec_dir: Path | None = None, base: str = "/rulebook/") -> Rulebook:
+        spec_dir = spec_dir or default_spec_dir()
+        book = cls(base=base if base.endswith("/") else base + "/")
+        for name, target in (("clauses.yaml", book.clauses), ("decisions.yaml", book.decisions)):
+            path = spec_dir / name
+            if path.exists():
+                data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+                for item in data.get(name.split(".")[0], []):
+                    if isinstance(item, dict) and isinstance(item.get("id"), str):
+                        target[item["id"]] = item
+        return book
+
+    @classmethod
+    def default(cls) -> Rulebook:
+        """The checkout's spec, read once."""
+        return _default()
+
+    def anchor(self, rule: str | None) -> str | None:
+        """The rulebook address of a clause or decision, relative to the book's root."""
+        if not rule:
+            return None
+        if rule in self.clauses:
+            return rule_anchor(rule)
+        if rule in self.decisions:
+            return decision_anchor(rule)
+        return None
+
+    def href(self, rule: str | None) -> str | None:
+        anchor = self.anchor(rule)
+        return None if anchor is None else self.base + anchor
+
+    def title(self, rule: str) -> str:
+        item = self.clauses.get(rule) or self.decisions.get(rule) or {}
+        return str(item.get("title", ""))
+
+    def links(self) -> dict[str, dict[str, str]]:
+        """Every rule ID → ``{href, title}``: sent once to a browser, which links IDs with it."""
+        out: dict[str, dict[str, str]] = {}
+        for rule in [*self.clauses, *self.decisions]:
+            href = self.href(rule)
+            if href:
+                out[rule] = {"href": href, "title": self.title(rule)}
+        return out
+
+    def configurable(self) -> list[dict[str, Any]]:
+        """The decisions with more than one option, for the form that creates a table."""
+        out = []
+        for did, item in self.decisions.items():
+            options = [str(o["id"]) if isinstance(o, dict) else str(o) for o in item.get("options", [])]
+            if len(options) > 1:
+                out.append({"id": did, "title": str(item.get("title", "")), "options": options,
+                            "default": str(item.get("default") or options[0])})
+        return out
+
+
+@lru_cache(maxsize=1)
+def _default() -> Rulebook:
+    return Rulebook.load()

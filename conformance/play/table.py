@@ -1,0 +1,243 @@
+"""A table: one four-hand game on the reference engine, four seats, one view per seat.
+
+The table holds no rule of its own. Legality, Elders, claims and scores come
+from :class:`reference_engine.Game`; what a seat may see comes from
+``Hand.observation(seat)`` (OBS-1, D32). :meth:`Table.view` is the only
+builder of what a seat is sent, and it reads nothing else of the hand but
+public facts (hand sizes, tricks, who won each round, scores).
+
+>>> table = Table(humans=[0], profile=Profile(), seed=3)
+>>> view = table.view(0)
+>>> view["hand"]["phase"], view["seat"], "hands" in view["hand"]
+('calling', 0, False)
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any, Iterable
+
+from reference_engine import SCORE_TABLE, Action, Game, Hand, HakkaError, Profile, SetupError
+from reference_engine.game import GAME_OVER, HANDS_PER_GAME
+from reference_engine.hand import ENDED
+
+from .bots import BOTS, Bot
+
+_SCORE_TABLE = {str(tricks): points for tricks, points in SCORE_TABLE.items()}  # SCORE-1, shown at the end of a hand
+DEALS_PER_TABLE = 64
+"""Deals prepared for a game (the engine checks them all when the game starts): 4 count (D31); void or
+unscored hands take more (a rule-aware table uses 4-10). Should they run out, the table says so and stops."""
+
+
+class TableError(HakkaError):
+    """A message the table refuses before it reaches the engine (wrong seat, hand over, …)."""
+
+    kind = "refused"
+
+
+@dataclass
+class Seat:
+    index: int
+    token: str
+    bot: Bot | None
+    connections: int = 0
+
+    @property
+    def human(self) -> bool:
+        return self.bot is None
+
+
+@dataclass
+class Round:
+    """One round of a hand: where it starts in the history, and who won it (public: the tricks moved)."""
+
+    start: int
+    winner: int | None = None
+
+
+@dataclass
+class HandRecord:
+    hand: Hand
+    rounds: list[Round] = field(default_factory=list)
+
+
+class Table:
+    """A game with seats: humans act through their seat tokens, bots when it is their turn.
+
+    ``humans``: the seats people take (the others are bots of ``bot``).
+    ``seed``: makes the deals (and the bots' choices) repeatable.
+    """
+
+    def __init__(
+        self,
+        humans: Iterable[int] = (0,),
+        profile: Profile | None = None,
+        seed: int | None = None,
+        bot: str = "rule",
+        first_dealer: int = 0,
+        bots: dict[int, Bot] | None = None,
+    ) -> None:
+        self.id = secrets.token_urlsafe(9)
+        self.profile = profile or Profile()
+        self.seed = secrets.randbits(48) if seed is None else seed
+        self.rng = Random(self.seed)
+        humans = set(humans)
+        deals = [{"seed": self.rng.randrange(2**48)} for _ in range(DEALS_PER_TABLE)]
+        self.game = Game(first_dealer, deals, self.profile)
+        chosen = bots or {}
+        self.seats = [
+            Seat(i, secrets.token_urlsafe(24), None if i in humans else chosen.get(i) or BOTS[bot]())
+            for i in range(4)
+        ]
+        self.current = HandRecord(self.game.hand)
+        self.ended: HandRecord | None = None
+        """The hand that just ended, shown until every person at the table presses Next hand."""
+        self.waiting: set[int] = set()
+        self.problem: str | None = None
+        self.version = 0
+        self._options = self.profile.changed()
+
+    # ------------------------------------------------------------------ seats
+
+    def seat_of(self, token: object) -> int | None:
+        """The person's seat a token opens, comparing in constant time; ``None`` for any other value.
+
+        A bot's seat opens to no token: nobody reads a bot's cards.
+        """
+        if not isinstance(token, str):
+            return None
+        found = None
+        for seat in self.seats:
+            if seat.human and secrets.compare_digest(seat.token.encode(), token.encode()):
+                found = seat.index
+        return found
+
+    @property
+    def humans(self) -> list[int]:
+        return [s.index for s in self.seats if s.human]
+
+    # ------------------------------------------------------------------ acting
+
+    @property
+    def over(self) -> bool:
+        return self.game.over or self.problem is not None
+
+    @property
+    def to_act(self) -> int | None:
+        """Whose turn it is; ``None`` while the table waits for Next hand or the game is over."""
+        if self.waiting or self.over:
+            return None
+        return self.game.to_act
+
+    def act(self, seat: int, action: Action | str) -> None:
+        """Apply ``seat``'s action; the engine's error (naming its rule) goes back to the caller."""
+        if self.over:
+            raise TableError("the game is over", rule="GAME-1", seat=seat)
+        if self.waiting:
+            raise TableError("the hand is over: the table waits for every player to press Next hand", seat=seat)
+        record = self.current
+        hand = record.hand
+        tricks_before = list(hand.tricks)
+        plays_before = len(hand.plays)
+        try:
+            self.game.apply(seat, action)
+        except SetupError as exc:
+            if hand.phase != ENDED:
+                raise
+            self.problem = f"the next deal cannot be made: {exc}"  # the action stood (Game.apply)
+        self.version += 1
+        self._track_rounds(record, tricks_before, plays_before)
+        if hand.phase == ENDED:
+            self.ended = record
+            self.current = HandRecord(self.game.hand)
+            self.waiting = set() if self.over else set(self.humans)
+
+    @staticmethod
+    def _track_rounds(record: HandRecord, tricks_before: list[int], plays_before: int) -> None:
+        hand = record.hand
+        last = hand.history[-1][1] if hand.history else None
+        if last is not None and last.verb in ("play", "discard") and plays_before == 0:
+            record.rounds.append(Round(start=len(hand.history) - 1))
+        gained = [s for s in range(4) if hand.tricks[s] > tricks_before[s]]
+        if gained and record.rounds:
+            record.rounds[-1].winner = gained[0]
+
+    def next_hand(self, seat: int) -> None:
+        """``seat`` has seen the end of the hand; play resumes when every person has."""
+        if seat not in self.waiting:
+            raise TableError("there is no ended hand to move on from", seat=seat)
+        self.waiting.discard(seat)
+        self.version += 1
+
+    def bot_to_act(self) -> int | None:
+        seat = self.to_act
+        if seat is None or self.seats[seat].bot is None:
+            return None
+        return seat
+
+    def bot_action(self, seat: int) -> Action:
+        """What the bot at ``seat`` chooses, from its own observation and the legal actions only."""
+        bot = self.seats[seat].bot
+        assert bot is not None
+        hand = self.current.hand
+        return bot.choose(self._hand_view(self.current, seat), hand.legal_actions(), self.rng)
+
+    def play_bots(self, limit: int = 10_000) -> int:
+        """Let the bots act until a person must act (or the game ends); return how many actions."""
+        done = 0
+        while done < limit:
+            seat = self.bot_to_act()
+            if seat is None:
+                return done
+            self.act(seat, self.bot_action(seat))
+            done += 1
+        return done
+
+    # ------------------------------------------------------------------ views
+
+    def _hand_view(self, record: HandRecord, seat: int) -> dict[str, Any]:
+        hand = record.hand
+        obs = hand.observation(seat)
+        history = obs["history"]
+        assert isinstance(history, list)
+        rounds = record.rounds
+        # each round as where it starts in the history (its plays are history[start:start + 3]) and its winner
+        obs["rounds"] = [{"start": r.start, "winner": r.winner} for r in rounds]
+        obs["round"] = history[rounds[-1].start:] if rounds and rounds[-1].winner is None else []
+        if seat != hand.dreamer:
+            obs["claim_count"] = hand.claim_count(seat)  # CLAIM-1: tricks plus Elders in this seat's hand
+        return obs
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` is sent: its own observation and the table's public facts."""
+        game = self.game
+        record = self.ended if (self.waiting or self.over) and self.ended is not None else self.current
+        hand_view = self._hand_view(record, seat)
+        if self.to_act is None:
+            hand_view["legal"] = None  # nobody acts while the table waits
+        return {
+            "type": "view",
+            "version": self.version,
+            "table": self.id,
+            "seat": seat,
+            "seats": [
+                {"seat": s.index, "human": s.human, "name": "you" if s.index == seat else
+                 ("player" if s.human else s.bot.name if s.bot else ""), "online": s.connections > 0}
+                for s in self.seats
+            ],
+            "options": dict(self._options),
+            "game": {
+                "scores": list(game.scores),
+                "hands_played": game.hands_played,
+                "hands_per_game": HANDS_PER_GAME,
+                "over": game.phase == GAME_OVER,
+                "results": [r.to_json() for r in game.results],
+            },
+            "hand": hand_view,
+            "waiting": sorted(self.waiting),
+            "ended": record is self.ended and bool(self.waiting or self.over),
+            "problem": self.problem,
+            "score_table": _SCORE_TABLE,
+        }

@@ -1,0 +1,109 @@
+"""``hakka-play``'s options, the table's bookkeeping and the bots (no server needed)."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from conformance.play.bots import RandomBot, RuleBot
+from conformance.play.cli import main, parse_options
+from conformance.play.rules import Rulebook
+from conformance.play.table import Table, TableError
+from reference_engine import IllegalActionError, Profile, SetupError
+
+
+def test_options_are_validated_against_the_spec(capsys: pytest.CaptureFixture[str]) -> None:
+    assert parse_options(["D7=any-suit", "d12=may-discard"]) == Profile.from_options({"D7": "any-suit", "D12": "may-discard"})
+    with pytest.raises(SetupError) as bad:
+        parse_options(["D7=every-suit"])
+    assert bad.value.rule == "D7"
+    assert main(["--option", "D7=every-suit", "--no-browser"]) == 2
+    assert "'every-suit' is not an option of D7" in capsys.readouterr().err
+    assert main(["--option", "D99=x", "--no-browser"]) == 2
+    assert "unknown decision 'D99'" in capsys.readouterr().err
+    assert main(["--option", "D7", "--no-browser"]) == 2
+    assert "DECISION=OPTION" in capsys.readouterr().err
+    assert main(["--humans", "5", "--no-browser"]) == 2
+    assert main(["--replay", "no-such-scenario", "--no-browser"]) == 2
+    assert "no scenario 'no-such-scenario'" in capsys.readouterr().err
+
+
+def test_the_rulebook_addresses_come_from_the_spec() -> None:
+    book = Rulebook.default()
+    assert book.href("PLAY-4") == "/rulebook/rules/play.html#play-4"
+    assert book.href("D7") == "/rulebook/decisions.html#d7"
+    assert book.href("PLAY-99") is None and book.href(None) is None
+    assert len(book.links()) == len(book.clauses) + len(book.decisions)
+    assert {d["id"] for d in book.configurable()} >= {"D7", "D12", "D21"}
+
+
+def test_tokens_are_unguessable_and_a_bot_seat_opens_to_none() -> None:
+    table = Table(humans=[0, 2], seed=1)
+    tokens = [s.token for s in table.seats]
+    assert len(set(tokens)) == 4 and all(len(t) >= 32 for t in tokens)
+    assert table.seat_of(tokens[0]) == 0 and table.seat_of(tokens[2]) == 2
+    assert table.seat_of(tokens[1]) is None and table.seat_of("") is None and table.seat_of(None) is None
+    assert Table().id != Table().id
+
+
+def test_the_table_waits_for_every_person_after_a_hand_and_keeps_the_ended_hand() -> None:
+    table = Table(humans=[0, 1], seed=3)
+    while not table.waiting:
+        seat = table.to_act
+        assert seat is not None
+        table.act(seat, RuleBot().choose(table._hand_view(table.current, seat), table.current.hand.legal_actions(), Random(0)))
+    ended = table.ended
+    assert ended is not None and ended.hand.result is not None
+    assert table.view(0)["ended"] and table.view(0)["hand"]["result"] == ended.hand.result.to_json()
+    assert table.to_act is None and table.view(1)["hand"]["legal"] is None
+    with pytest.raises(TableError, match="Next hand"):
+        table.act(table.game.to_act or 0, "pass")
+    table.next_hand(0)
+    assert table.waiting == {1}
+    with pytest.raises(TableError):
+        table.next_hand(0)
+    table.next_hand(1)
+    assert not table.view(0)["ended"] and table.to_act == table.game.hand.dealer
+
+
+def test_an_illegal_action_names_its_rule_and_changes_nothing() -> None:
+    table = Table(humans=[0], seed=2)
+    version = table.version
+    with pytest.raises(IllegalActionError) as exc:
+        table.act(1, "call")
+    assert exc.value.rule == "CALL-1" and table.version == version
+    assert table.current.hand.history == []
+
+
+def test_rounds_record_their_winner_from_the_tricks() -> None:
+    """Each round's winner, as the table records it, adds up to the engine's tricks (PLAY-6)."""
+    checked = 0
+    for seed in range(30):
+        table = Table(humans=[], seed=seed, bot="random")
+        hand = table.current.hand
+        while hand.result is None:
+            seat = table.to_act
+            assert seat is not None
+            table.act(seat, table.bot_action(seat))
+        record = table.ended
+        assert record is not None and record.hand is hand
+        tricks = [0, 0, 0, 0]
+        for r in record.rounds:
+            if r.winner is not None:
+                tricks[r.winner] += len(hand.history[r.start][1].cards)  # as many cards as were led
+        assert tricks == hand.tricks, seed
+        checked += bool(record.rounds)
+    assert checked > 10
+
+
+def test_the_rule_aware_bot_claims_and_keeps_its_elders() -> None:
+    from reference_engine import LegalActions, Action
+
+    bot = RuleBot()
+    claim = LegalActions((Action.parse("claim"), Action.parse("continue")))
+    view = {"hand": "Sup9 Gon3", "elders": "Sup9", "round": []}
+    assert str(bot.choose(view, claim, Random(0))) == "claim"
+    lead = LegalActions((Action.parse("play Sup9"), Action.parse("play Gon3")))
+    assert str(bot.choose(view, lead, Random(0))) == "play Gon3"
+    assert str(RandomBot().choose(view, lead, Random(0))) in ("play Sup9", "play Gon3")
