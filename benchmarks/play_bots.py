@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.play.bots import RandomBot, RuleBot  # noqa: E402
-from conformance.play.table import Table  # noqa: E402
+from conformance.play.bots import RandomBot, RuleBot
+from conformance.play.table import Table
 
 
 def run(games: int, seed: int, call_at: int, dealer_call_at: int) -> dict[str, dict[str, float]]:

@@ -20,8 +20,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from random import Random
-from typing import Any, Mapping, Protocol
+from typing import Any, Protocol
 
 from reference_engine import Action, Card, Cards, LegalActions
 

@@ -14,7 +14,7 @@ import socket
 import sys
 import threading
 import webbrowser
-from typing import Sequence
+from collections.abc import Sequence
 
 from reference_engine import Profile, SetupError
 

@@ -21,9 +21,10 @@ their engine failed.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from reference_engine.wire import Session
 

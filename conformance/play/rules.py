@@ -10,11 +10,11 @@ names only a rule that exists.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
-from functools import lru_cache
 
 from ..paths import default_spec_dir
 from ..report import rule_anchor

@@ -34,13 +34,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from reference_engine import HakkaError, Profile, SetupError
 
-from ..paths import REPO_DIR
+from ..paths import PACKAGE_DIR
 from .replay import corpus, index, load_replay
 from .rules import Rulebook
 from .table import Table, TableError
 
 STATIC = Path(__file__).resolve().parent / "static"
-BUILT_RULEBOOK = REPO_DIR / "docs" / "_build" / "html"
+BUILT_RULEBOOK = PACKAGE_DIR.parent / "docs" / "_build" / "html"  # a checkout's built book, if any
 MAX_MESSAGE = 4096
 FORBIDDEN = 4403  # WebSocket close code: no such table or seat
 

@@ -15,11 +15,12 @@ public facts (hand sizes, tricks, who won each round, scores).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any, Iterable
+from typing import Any
 
-from reference_engine import SCORE_TABLE, Action, Game, Hand, HakkaError, Profile, SetupError
+from reference_engine import SCORE_TABLE, Action, Game, HakkaError, Hand, Profile, SetupError
 from reference_engine.game import GAME_OVER, HANDS_PER_GAME
 from reference_engine.hand import ENDED
 

@@ -8,7 +8,6 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-
 from typing import Any
 
 import pytest

@@ -113,7 +113,7 @@ def test_a_whole_hand_played_by_clicking_in_chromium(live, browser) -> None:
         else:
             browser.find_element(By.CSS_SELECTOR, f'button[data-verb="{action.verb}"]').click()
         clicks += 1
-        wait(lambda: table.version > version, what=f"the server to receive {action}")
+        wait(lambda version=version: table.version > version, what=f"the server to receive {action}")
     panel = browser.find_element(By.ID, "ended")
     assert panel.is_displayed() and "The hand is over" in panel.text and "won by a claim" in panel.text
     assert "You won" in panel.text

@@ -98,7 +98,7 @@ def test_rounds_record_their_winner_from_the_tricks() -> None:
 
 
 def test_the_rule_aware_bot_claims_and_keeps_its_elders() -> None:
-    from reference_engine import LegalActions, Action
+    from reference_engine import Action, LegalActions
 
     bot = RuleBot()
     claim = LegalActions((Action.parse("claim"), Action.parse("continue")))
