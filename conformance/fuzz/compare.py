@@ -13,10 +13,17 @@ from typing import Any
 
 from ..notation import NotationError, card_text, cards, normalize_action
 
-STATE_FIELDS = ("phase", "to_act", "privileged", "hands", "elders", "tricks", "legal", "result")
-"""The fields of ``state`` compared at every step: each is an expectation a scenario can hold."""
+from .fields import ABSENT, compared_fields
 
-RESULT_FIELDS = ("end", "winner", "tricks", "dreamer_count", "deltas", "next_dealer", "counts")
+
+def state_fields() -> tuple[str, ...]:
+    """The fields of ``state`` the protocol defines as required (spec/schema/protocol/state.response.schema.json)."""
+    return compared_fields().state.required
+
+
+def result_fields() -> tuple[str, ...]:
+    """The fields of a hand result the protocol defines as required."""
+    return compared_fields().result.required
 
 
 class Bad:
@@ -72,7 +79,7 @@ def result_form(result: Any) -> Any:
         return None
     if not isinstance(result, Mapping):
         return Bad(result)
-    return tuple((f, _freeze(result.get(f, Bad("absent")))) for f in RESULT_FIELDS)
+    return tuple((f, _exact(result.get(f, ABSENT))) for f in result_fields())
 
 
 def _freeze(value: Any) -> Any:
@@ -88,33 +95,71 @@ def _exact(value: Any) -> Any:
     return (type(value).__name__, _freeze(value))
 
 
-def state_form(state: Mapping[str, Any]) -> dict[str, Any]:
-    """The comparable form of every field of :data:`STATE_FIELDS`."""
-    hands = state.get("hands")
+def _hands_form(hands: Any) -> Any:
     if isinstance(hands, list) and len(hands) == 4:
-        hands_form: Any = tuple(card_set(h) for h in hands)
-    else:
-        hands_form = Bad(hands)
-    return {
-        "phase": _exact(state.get("phase")),
-        "to_act": _exact(state.get("to_act")),
-        "privileged": _exact(state.get("privileged")),
-        "hands": hands_form,
-        "elders": card_set(state.get("elders")),
-        "tricks": _exact(state.get("tricks")),
-        "legal": legal_form(state.get("legal")),
-        "result": result_form(state.get("result")),
-    }
+        return tuple(card_set(h) for h in hands)
+    return Bad(hands)
+
+
+def _round_form(value: Any) -> Any:
+    if not isinstance(value, Mapping):
+        return _exact(value)
+    plays = value.get("plays")
+    if isinstance(plays, list):
+        plays = tuple((p.get("seat"), _action(p.get("action"))) if isinstance(p, Mapping) else Bad(p) for p in plays)
+    return (_exact(value.get("leader")), plays)
+
+
+def _game_form(value: Any) -> Any:
+    if not isinstance(value, Mapping):
+        return _exact(value)
+    fields = compared_fields().game.required
+    return tuple((f, tuple(result_form(r) for r in value[f]) if f == "results" and isinstance(value.get(f), list)
+                  else _exact(value.get(f, ABSENT))) for f in fields)
+
+
+def _action(value: Any) -> Any:
+    if not isinstance(value, str):
+        return Bad(value)
+    try:
+        return normalize_action(value)
+    except NotationError:
+        return Bad(value)
+
+
+_FORMS: dict[str, Any] = {
+    "hands": _hands_form,
+    "elders": card_set,
+    "legal": legal_form,
+    "result": result_form,
+    "round": _round_form,
+    "game": _game_form,
+}
+
+
+def field_form(name: str, value: Any) -> Any:
+    """The comparable form of one field of ``state`` (card lists as sets, actions canonical)."""
+    if value is ABSENT:
+        return value
+    form = _FORMS.get(name)
+    return _exact(value) if form is None else form(value)
+
+
+def state_form(state: Mapping[str, Any], fields: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """The comparable form of each field of ``fields`` (default: the required fields of ``state``)."""
+    return {f: field_form(f, state.get(f, ABSENT)) for f in (fields or state_fields())}
 
 
 def state_differences(reference: Mapping[str, Any], candidate: Mapping[str, Any]) -> list[str]:
-    """The fields of :data:`STATE_FIELDS` on which the two states disagree, in that order."""
-    ref, cand = state_form(reference), state_form(candidate)
-    return [f for f in STATE_FIELDS if ref[f] != cand[f]]
+    """The defined fields of ``state`` on which the two states disagree, in schema order: every
+    required field, and each optional one when both engines send it (conformance.fuzz.fields)."""
+    fields = compared_fields().state.compared(dict(reference), dict(candidate))
+    ref, cand = state_form(reference, fields), state_form(candidate, fields)
+    return [f for f in fields if ref[f] != cand[f]]
 
 
 def differing_seats(reference: Mapping[str, Any], candidate: Mapping[str, Any]) -> list[int]:
-    ref, cand = state_form(reference)["hands"], state_form(candidate)["hands"]
+    ref, cand = _hands_form(reference.get("hands")), _hands_form(candidate.get("hands"))
     if isinstance(ref, Bad) or isinstance(cand, Bad):
         return [0, 1, 2, 3]
     return [s for s in range(4) if ref[s] != cand[s]]
@@ -122,9 +167,8 @@ def differing_seats(reference: Mapping[str, Any], candidate: Mapping[str, Any]) 
 
 def differing_result_fields(reference: Any, candidate: Any) -> list[str]:
     if not isinstance(reference, Mapping) or not isinstance(candidate, Mapping):
-        return list(RESULT_FIELDS)
-    return [f for f in RESULT_FIELDS if _freeze(reference.get(f)) != _freeze(candidate.get(f, Bad("absent")))
-            or type(reference.get(f)) is not type(candidate.get(f))]
+        return list(result_fields())
+    return [f for f in result_fields() if _exact(reference.get(f, ABSENT)) != _exact(candidate.get(f, ABSENT))]
 
 
 def observation_form(value: Any, key: str = "") -> Any:
@@ -169,3 +213,27 @@ def _diff(a: Any, b: Any, path: str, out: list[str], key: str = "") -> None:
         return
     if observation_form(a, key) != observation_form(b, key):
         out.append(path or "observation")
+
+
+def observed_fields(answer: Any) -> Any:
+    return answer.get("observation") if isinstance(answer, Mapping) and answer.get("ok") is True else None
+
+
+def observation_field_differences(reference: Any, candidate: Any) -> list[str]:
+    """The defined fields of two ``observe`` answers that differ (every required field, each optional
+    field both send; see conformance.fuzz.fields), as paths such as ``history[3].action``."""
+    ref, cand = observed_fields(reference), observed_fields(candidate)
+    if not isinstance(cand, Mapping) or not isinstance(ref, Mapping):
+        return [] if ref == cand else ["observation"]
+    out: list[str] = []
+    for f in compared_fields().observation.compared(dict(ref), dict(cand)):
+        a, b = ref.get(f, ABSENT), cand.get(f, ABSENT)
+        if a is ABSENT or b is ABSENT:
+            if a is not b:
+                out.append(f)
+            continue
+        if observation_form(a, f) != observation_form(b, f):
+            found: list[str] = []
+            _diff(a, b, f, found, f)
+            out.extend(found or [f])
+    return out[:8]

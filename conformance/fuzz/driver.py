@@ -23,8 +23,7 @@ from ..errors import AdapterError
 from ..notation import CANONICAL_DECK, card_text, cards, normalize_action
 from .compare import (
     differing_result_fields,
-    observation_differences,
-    observation_form,
+    observation_field_differences,
     state_differences,
 )
 from .endpoints import Candidate, Message, Reference
@@ -325,10 +324,11 @@ class Lockstep:
                     message = {"cmd": "observe", "seat": seat}
                     ref_obs = self._ref(message)
                     cand_obs = self._cand(trace, message, ref_state)
-                    if cand_obs != ref_obs and observation_form(ref_obs) != observation_form(cand_obs):
+                    detail = [] if cand_obs == ref_obs else observation_field_differences(ref_obs, cand_obs)
+                    if detail:
                         return HandOutcome(trace, len(trace.steps), Disagreement(
                             trace, "observe", ["observation"], ref_obs, cand_obs, before, seat=seat,
-                            detail=observation_differences(ref_obs, cand_obs)))
+                            detail=detail))
             to_act = ref_state["to_act"]
             if to_act is None:
                 return HandOutcome(trace, len(trace.steps), result=ref_state["result"])

@@ -34,7 +34,7 @@ from ..results import ERROR, FAIL, PASS, TIMEOUT, Result
 from ..runner import run_scenarios
 from ..specdata import SpecData, load_spec_data
 from .clauses import Classifier, disagreement_clauses, failure_clauses
-from .compare import STATE_FIELDS, differing_seats
+from .compare import differing_seats, state_fields
 from .driver import CandidateFailure, Disagreement, Step, Trace
 from .endpoints import Candidate, Reference, default_schemas
 
@@ -79,7 +79,7 @@ def expectation(state: Mapping[str, Any], fields: list[str], other: Mapping[str,
 
 
 def full_expectation(state: Mapping[str, Any]) -> dict[str, Any]:
-    return expectation(state, list(STATE_FIELDS))
+    return expectation(state, list(state_fields()))
 
 
 def _step_json(step: Step) -> dict[str, Any]:
@@ -151,7 +151,7 @@ def disagreement_scenario(d: Disagreement, classify: Classifier, *, explicit: bo
             err = d.candidate.get("error", {})
             notes.append(f"The reference refuses it ({ref_text}); the candidate as {err.get('kind')}: {err.get('message')}")
     else:  # state
-        fields = [f for f in d.fields if f != "state"] or list(STATE_FIELDS)
+        fields = [f for f in d.fields if f != "state"] or list(state_fields())
         expect = expectation(d.reference, fields, d.candidate)
         if not expect:
             return None
