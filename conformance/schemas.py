@@ -19,7 +19,7 @@ from referencing import Registry, Resource
 
 from .errors import InputError
 
-PROTOCOL_COMMANDS = ("hello", "start", "act", "state", "observe", "pattern", "count", "stop")
+PROTOCOL_COMMANDS = ("hello", "start", "act", "state", "observe", "pattern", "count", "stop", "batch")
 
 
 class Schemas:

@@ -39,7 +39,7 @@ PROTOCOL_VERSION: Final = 2
 PROTOCOL_VERSIONS: Final = (1, 2)
 """Versions the reference speaks; a runner asks for one in ``hello``."""
 
-CAPABILITIES: Final = ("hands", "deck", "seed", "game", "observe", "pattern", "count", "divide")
+CAPABILITIES: Final = ("hands", "deck", "seed", "game", "observe", "pattern", "count", "divide", "batch")
 """What the reference offers under protocol 2 (the vocabulary is in hello.response.schema.json)."""
 CAPABILITIES_V1: Final = ("pattern", "count", "observe", "game")
 MAX_SEED: Final = 2**64 - 1
@@ -248,6 +248,7 @@ class Session:
             "pattern": self._pattern,
             "count": self._count,
             "stop": lambda _m: {"ok": True},
+            "batch": self._batch,
         }
 
     @property
@@ -387,6 +388,36 @@ class Session:
         if problem is not None:
             raise SetupError(f"no hand reaches this question: {problem}", rule="ELD-2")
         return {"ok": True, "beats": tables.beats_mask(challenger, current, elder_mask)}
+
+    def _batch(self, message: Message) -> Message:
+        """``start`` then, per step, ``act`` and ``state`` (and ``observe`` for every seat), in one answer.
+
+        The answers are exactly those of the same requests sent one by one
+        (spec/PROTOCOL.md, "batch"), so a runner can compare them step by step.
+        """
+        steps, observe = message["steps"], message.get("observe", "none")
+        if not isinstance(steps, list) or not all(
+                isinstance(s, Mapping) and set(s) == {"seat", "action"} for s in steps):
+            raise MalformedError("batch steps must be a list of {seat, action}")
+        if observe not in ("every", "last", "none"):
+            raise MalformedError(f"batch observe is every, last or none, not {observe!r}")
+        start: Message = {"cmd": "start", "setup": message["setup"]}
+        if "options" in message:
+            start["options"] = message["options"]
+        answer: Message = {"ok": True, "start": self.handle(start), "steps": []}
+        if not answer["start"]["ok"]:
+            return answer
+        handle, last = self.handle, len(steps)
+        for i in range(last + 1):
+            entry: Message = {}
+            if i:
+                step = steps[i - 1]
+                entry["act"] = handle({"cmd": "act", "seat": step["seat"], "action": step["action"]})
+            entry["state"] = handle({"cmd": "state"})
+            if observe == "every" or (observe == "last" and i == last):
+                entry["observations"] = [handle({"cmd": "observe", "seat": seat}) for seat in range(4)]
+            answer["steps"].append(entry)
+        return answer
 
     def _count(self, message: Message) -> Message:
         depth = message["depth"]
