@@ -103,9 +103,39 @@ def indices(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+_CHUNK_BITS: Final = 10
+_CHUNK_TEXT: list[dict[int, str]] = [{} for _ in range((DECK_SIZE + _CHUNK_BITS - 1) // _CHUNK_BITS)]
+
+
+_TEXT: dict[int, str] = {}
+_TEXT_LIMIT: Final = 1 << 16
+
+
 def mask_text(mask: int) -> str:
-    """Canonical text of a card mask: names in canonical order, space-separated."""
-    return " ".join(NAMES[i] for i in indices(mask))
+    """Canonical text of a card mask: names in canonical order, space-separated.
+
+    Cached, and built from the (cached) text of each 10-card slice of the mask:
+    the text of every hand is asked for at every step, and most do not change.
+    """
+    text = _TEXT.get(mask)
+    if text is None:
+        if len(_TEXT) >= _TEXT_LIMIT:
+            _TEXT.clear()
+        text = _TEXT[mask] = _slices_text(mask)
+    return text
+
+
+def _slices_text(mask: int) -> str:
+    parts = []
+    for chunk, cache in enumerate(_CHUNK_TEXT):
+        bits = (mask >> (chunk * _CHUNK_BITS)) & ((1 << _CHUNK_BITS) - 1)
+        if bits:
+            text = cache.get(bits)
+            if text is None:
+                base = chunk * _CHUNK_BITS
+                text = cache[bits] = " ".join(NAMES[base + i] for i in indices(bits))
+            parts.append(text)
+    return " ".join(parts)
 
 
 class Card:

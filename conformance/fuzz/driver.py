@@ -36,6 +36,8 @@ or, one time in four, only the four suited 1s."""
 
 FIVE_TIGERS = ("Sup1", "Gon1", "Zok1", "Sin1", "WanSin")
 MAX_STEPS = 400
+OBSERVE_MODES = ("every", "last", "none")
+"""When observations are compared: after every step, at the end of each hand only, or never."""
 VERBS_ALONE = ("call", "pass", "claim", "continue", "tigers", "decline")
 
 
@@ -178,10 +180,26 @@ class HandOutcome:
     disagreement: Disagreement | None = None
     failure: CandidateFailure | None = None
     result: Message | None = None
+    outcomes: frozenset[str] = frozenset()
+    """The rule outcomes the hand reached on the reference (reference_engine.outcomes)."""
 
     @property
     def clean(self) -> bool:
         return self.disagreement is None and self.failure is None
+
+
+@dataclass(frozen=True)
+class _Record:
+    """The reference's answers after one step (or the start): the act, the state, the observations."""
+
+    act: Message | None
+    state: Message
+    observations: list[Message] | None
+
+
+def _short(value: Any, limit: int = 200) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 class _Failed(Exception):
@@ -203,15 +221,20 @@ class Lockstep:
         options: Mapping[str, str] | None = None,
         *,
         send_options: bool = True,
-        observe: bool = True,
+        observe: bool | str = True,
         probe_percent: int = 15,
         setup_kinds: tuple[str, ...] = SETUP_KINDS,
+        batch: bool | None = None,
     ) -> None:
         self.reference = reference
         self.candidate = candidate
         self.options = dict(options or {})
         self.send_options = send_options
-        self.observe = observe
+        self.observe_mode = {True: "every", False: "none"}.get(observe, observe)  # type: ignore[call-overload]
+        if self.observe_mode not in OBSERVE_MODES:
+            raise ValueError(f"observe is one of {OBSERVE_MODES}, not {observe!r}")
+        self.observe = self.observe_mode != "none"
+        self.batch = ("batch" in candidate.capabilities) if batch is None else batch
         self.probe_percent = probe_percent
         self.setup_kinds = setup_kinds
         self.requests = 0
@@ -298,68 +321,148 @@ class Lockstep:
         return message
 
     def _play(self, trace: Trace, chooser: Chooser) -> HandOutcome:
+        # The reference plays the whole hand first (its legal actions drive every choice);
+        # then the candidate answers the same requests, one by one or in one `batch`.
         ref_start = self._ref(self._start_message(trace.setup, False))
         if not ref_start.get("ok"):
             raise FuzzerError(f"the reference refused its own setup {trace.setup}: {ref_start}")
         ref_state = self._ref({"cmd": "state"})
         trace.hands = list(ref_state["hands"])
-        cand_start = self._cand(trace, self._start_message(trace.setup, True), ref_state)
-        if not cand_start.get("ok"):
-            return HandOutcome(trace, 0, Disagreement(trace, "start", ["setup"], ref_start, cand_start))
-        before: Message | None = None
+        every = self.observe_mode == "every"
+        script = [_Record(None, ref_state, self._ref_observations() if every else None)]
         for _ in range(MAX_STEPS):
-            cand_state = self._cand(trace, {"cmd": "state"}, ref_state)
-            if not cand_state.get("ok"):
-                return HandOutcome(trace, len(trace.steps), Disagreement(
-                    trace, "state", ["state"], ref_state, cand_state, before))
-            fields = [] if cand_state == ref_state else state_differences(ref_state, cand_state)
-            if fields:
-                detail = []
-                if "result" in fields:
-                    detail = differing_result_fields(ref_state.get("result"), cand_state.get("result"))
-                return HandOutcome(trace, len(trace.steps), Disagreement(
-                    trace, "state", fields, ref_state, cand_state, before, detail=detail))
-            if self.observe:
-                for seat in range(4):
-                    message = {"cmd": "observe", "seat": seat}
-                    ref_obs = self._ref(message)
-                    cand_obs = self._cand(trace, message, ref_state)
-                    detail = [] if cand_obs == ref_obs else observation_field_differences(ref_obs, cand_obs)
-                    if detail:
-                        return HandOutcome(trace, len(trace.steps), Disagreement(
-                            trace, "observe", ["observation"], ref_obs, cand_obs, before, seat=seat,
-                            detail=detail))
-            to_act = ref_state["to_act"]
-            if to_act is None:
-                return HandOutcome(trace, len(trace.steps), result=ref_state["result"])
-            before = ref_state
+            if ref_state["to_act"] is None:
+                break
             if self.probe_percent and chooser.below(100) >= 100 - self.probe_percent:
                 probe = self._probe(ref_state, chooser)
                 if probe is not None:
                     seat, action = probe
-                    message = {"cmd": "act", "seat": seat, "action": action}
-                    ref_answer = self._ref(message)
+                    ref_answer = self._ref({"cmd": "act", "seat": seat, "action": action})
                     if ref_answer.get("ok"):
                         raise FuzzerError(f"the probe {action!r} by seat {seat} was legal for the reference")
                     error = ref_answer["error"]
                     trace.steps.append(Step(seat, action, "reject", error["kind"], error.get("rule")))
-                    cand_answer = self._cand(trace, message, ref_state)
-                    if cand_answer.get("ok") or cand_answer.get("error", {}).get("kind") != error["kind"]:
-                        return HandOutcome(trace, len(trace.steps), Disagreement(
-                            trace, "reject", ["error"], ref_answer, cand_answer, before))
-                    continue  # compare the (unchanged) state again
+                    script.append(_Record(ref_answer, ref_state, script[-1].observations))  # unchanged
+                    continue
             seat, action = self._pick(ref_state, chooser)
-            message = {"cmd": "act", "seat": seat, "action": action}
-            ref_answer = self._ref(message)
+            ref_answer = self._ref({"cmd": "act", "seat": seat, "action": action})
             if not ref_answer.get("ok"):
                 raise FuzzerError(f"the reference refused its own legal action {action!r} by seat {seat}: {ref_answer}")
             trace.steps.append(Step(seat, action))
             ref_state = self._ref({"cmd": "state"})
-            cand_answer = self._cand(trace, message, ref_state)
-            if not cand_answer.get("ok"):
-                return HandOutcome(trace, len(trace.steps), Disagreement(
-                    trace, "act", ["accepted"], ref_state, cand_answer, before))
-        raise FuzzerError(f"the reference did not end the hand within {MAX_STEPS} steps")
+            script.append(_Record(ref_answer, ref_state, self._ref_observations() if every else None))
+        else:
+            raise FuzzerError(f"the reference did not end the hand within {MAX_STEPS} steps")
+        if self.observe_mode == "last":
+            script[-1] = _Record(script[-1].act, ref_state, self._ref_observations())
+        outcomes = self.reference.outcomes([s.rule for s in trace.steps if s.kind == "reject"])
+        if self.batch:
+            found = self._candidate_batch(trace, script)
+        else:
+            found = self._candidate_steps(trace, script)
+        if found is not None:
+            return HandOutcome(found.trace, len(found.trace.steps), found, outcomes=outcomes)
+        return HandOutcome(trace, len(trace.steps), result=ref_state["result"], outcomes=outcomes)
+
+    def _ref_observations(self) -> list[Message]:
+        return [self._ref({"cmd": "observe", "seat": seat}) for seat in range(4)]
+
+    @staticmethod
+    def _upto(trace: Trace, k: int) -> Trace:
+        return Trace(trace.options, trace.setup, trace.setup_kind, trace.hands, trace.steps[:k])
+
+    def _candidate_steps(self, trace: Trace, script: list[_Record]) -> Disagreement | None:
+        first = self._upto(trace, 0)
+        cand_start = self._cand(first, self._start_message(trace.setup, True), script[0].state)
+        if not cand_start.get("ok"):
+            return Disagreement(first, "start", ["setup"], {"ok": True}, cand_start)
+        for k, record in enumerate(script):
+            sub = self._upto(trace, k)
+            cand_act = None
+            if k:
+                step = trace.steps[k - 1]
+                cand_act = self._cand(sub, {"cmd": "act", "seat": step.seat, "action": step.action}, record.state)
+            cand_state = self._cand(sub, {"cmd": "state"}, record.state)
+            cand_obs = None
+            if record.observations is not None:
+                cand_obs = [self._cand(sub, {"cmd": "observe", "seat": seat}, record.state) for seat in range(4)]
+            found = self._compare(sub, k, script, cand_act, cand_state, cand_obs)
+            if found is not None:
+                return found
+        return None
+
+    def _candidate_batch(self, trace: Trace, script: list[_Record]) -> Disagreement | None:
+        message = self._start_message(trace.setup, True)
+        message["cmd"] = "batch"
+        message["steps"] = [{"seat": s.seat, "action": s.action} for s in trace.steps]
+        message["observe"] = self.observe_mode
+        try:
+            answer = self._cand(trace, message, script[0].state)
+        except _Failed as failed:
+            # Crashed or hung somewhere in the hand: replay it step by step to find where.
+            found = self._candidate_steps(trace, script)
+            if found is not None:
+                return found
+            raise failed
+        start, steps = answer.get("start"), answer.get("steps")
+        if answer.get("ok") is not True or not isinstance(start, dict) or not isinstance(steps, list):
+            self._fail(trace, message, script[0].state, f"the answer to batch is not a batch answer: {_short(answer)}")
+        if not start.get("ok"):
+            return Disagreement(self._upto(trace, 0), "start", ["setup"], {"ok": True}, start)
+        if len(steps) != len(script) or not all(isinstance(e, dict) for e in steps):
+            self._fail(trace, message, script[0].state,
+                       f"the answer to batch has {len(steps)} steps, not {len(script)} (the start and each action)")
+        for k, record in enumerate(script):
+            entry = steps[k]
+            cand_obs = entry.get("observations") if record.observations is not None else None
+            if record.observations is not None and not (isinstance(cand_obs, list) and len(cand_obs) == 4):
+                self._fail(self._upto(trace, k), message, record.state,
+                           f"steps[{k}] of the batch answer lacks its 4 observations")
+            found = self._compare(self._upto(trace, k), k, script, entry.get("act") if k else None,
+                                  entry.get("state"), cand_obs)
+            if found is not None:
+                return found
+        return None
+
+    def _fail(self, trace: Trace, request: Message, reference_state: Message, message: str) -> None:
+        self.candidate.engine.adapter.kill()
+        raise _Failed(CandidateFailure(trace=trace, request=request, status="error", message=message,
+                                       reference_state=reference_state))
+
+    def _compare(self, trace: Trace, k: int, script: list[_Record], cand_act: Any, cand_state: Any,
+                 cand_obs: list[Any] | None) -> Disagreement | None:
+        """The first difference between the candidate's answers and the reference's after step ``k``."""
+        record = script[k]
+        before = script[k - 1].state if k else None
+        if k:
+            step = trace.steps[-1]
+            if not isinstance(cand_act, dict):
+                cand_act = {"ok": None, "answer": cand_act}
+            if step.kind == "reject":
+                kind = cand_act.get("error", {}).get("kind") if isinstance(cand_act.get("error"), dict) else None
+                if cand_act.get("ok") is not False or kind != step.error:
+                    return Disagreement(trace, "reject", ["error"], record.act or {}, cand_act, before)
+            elif not cand_act.get("ok"):
+                return Disagreement(trace, "act", ["accepted"], record.state, cand_act, before)
+        ref_state = record.state
+        if not isinstance(cand_state, dict) or not cand_state.get("ok"):
+            return Disagreement(trace, "state", ["state"], ref_state,
+                                cand_state if isinstance(cand_state, dict) else {"ok": None}, before)
+        fields = [] if cand_state == ref_state else state_differences(ref_state, cand_state)
+        if fields:
+            detail = []
+            if "result" in fields:
+                detail = differing_result_fields(ref_state.get("result"), cand_state.get("result"))
+            return Disagreement(trace, "state", fields, ref_state, cand_state, before, detail=detail)
+        if cand_obs is not None and record.observations is not None:
+            for seat in range(4):
+                ref_obs, obs = record.observations[seat], cand_obs[seat]
+                detail = [] if obs == ref_obs else observation_field_differences(ref_obs, obs)
+                if detail:
+                    return Disagreement(trace, "observe", ["observation"], ref_obs,
+                                        obs if isinstance(obs, dict) else {"ok": None}, before, seat=seat,
+                                        detail=detail)
+        return None
 
     # ------------------------------------------------------------------ choices
 

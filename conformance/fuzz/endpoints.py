@@ -21,7 +21,7 @@ from typing import Any
 
 from ..adapters import Adapter, EngineSpec, InProcessAdapter, parse_engine_spec
 from ..engine import Engine, EngineInfo, schema_reason
-from ..errors import AdapterError, ProtocolViolation
+from ..errors import AdapterError, EngineCrashed, ProtocolViolation
 from ..paths import default_spec_dir
 from ..schemas import Schemas, load_schemas
 
@@ -45,6 +45,22 @@ class Reference:
         answer: Message = self.session.handle(message)
         return answer
 
+    def outcomes(self, refused_rules: list[str | None]) -> frozenset[str]:
+        """The rule outcomes the reference's last hand reached (reference_engine.outcomes)."""
+        hand = getattr(self.session, "hand", None)
+        if hand is None or getattr(hand, "result", None) is None:
+            return frozenset()
+        from reference_engine.outcomes import hand_outcomes
+
+        return hand_outcomes(hand, refused_rules)
+
+    def outcome_classes(self, options: dict[str, str]) -> tuple[Any, ...]:
+        """Every outcome class under ``options`` (reference_engine.outcomes)."""
+        from reference_engine.outcomes import outcome_classes
+        from reference_engine.profile import Profile
+
+        return outcome_classes(Profile.from_options(options))
+
 
 class ObjectAdapter(InProcessAdapter):
     """An in-process adapter around a Python callable rather than a ``module:factory`` name.
@@ -66,6 +82,45 @@ class ObjectAdapter(InProcessAdapter):
 
     def _resolve_factory(self) -> Callable[[], Any]:
         return self._factory
+
+
+class _Direct(InProcessAdapter):
+    """A Python engine called in this thread, its dicts compared as they are (no JSON copies, no timeout).
+
+    The fast path for an in-process candidate (``reference``, ``python:…``, a
+    mutant factory): an answer is still checked to be a JSON object whose
+    shape the comparison can read, and an exception is still a crash; but a
+    candidate that loops forever hangs the fuzzer (``--isolate`` runs it in
+    the runner's worker thread with a timeout and JSON copies instead).
+    """
+
+    def _call(self, fn: Callable[[], Any], what: str) -> Any:
+        try:
+            return fn()
+        except Exception as exc:  # noqa: BLE001 - an engine exception is a crash of the candidate
+            import traceback
+
+            self._stderr.write("".join(traceback.format_exception(exc)))
+            self._session = None
+            raise EngineCrashed(f"{what} raised {type(exc).__name__}: {exc}") from None
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        session = self._session
+        if session is None:
+            raise EngineCrashed("engine not started")
+        answer = self._call(lambda: session.handle(message), f"handle({message.get('cmd')!r})")
+        if not isinstance(answer, dict):
+            self._session = None
+            raise ProtocolViolation(f"answer to {message.get('cmd')!r} is not a JSON object: {answer!r:.200}")
+        return answer
+
+
+class DirectAdapter(_Direct, ObjectAdapter):
+    """A Python engine object from a factory callable, called directly (see :class:`_Direct`)."""
+
+
+class DirectNamedAdapter(_Direct):
+    """A ``python:MODULE:FACTORY`` engine called directly (see :class:`_Direct`)."""
 
 
 CandidateLike = "str | EngineSpec | Callable[[], Any] | Engine"
@@ -138,6 +193,7 @@ def open_candidate(
     validate: bool = False,
     schemas: Schemas | None = None,
     label: str | None = None,
+    direct: bool = False,
 ) -> Candidate:
     """A :class:`Candidate` from an engine spec text, an :class:`EngineSpec`, an
     :class:`Engine`, an :class:`Adapter` or a zero-argument callable returning an
@@ -157,8 +213,10 @@ def open_candidate(
         adapter = engine
         spec = EngineSpec(str(label or getattr(engine, "label", "adapter")), "python")
     elif callable(engine):
-        adapter = ObjectAdapter(engine, timeout, label)
+        adapter = (DirectAdapter if direct else ObjectAdapter)(engine, timeout, label)
         spec = EngineSpec(adapter.label, "python")
     else:
         raise TypeError(f"cannot make a candidate engine from {engine!r}")
+    if direct and adapter is None and spec.kind == "python":
+        adapter = DirectNamedAdapter(spec.module, spec.factory, timeout)
     return Candidate(Engine(spec, schemas, timeout, adapter=adapter), validate)
