@@ -68,6 +68,7 @@ REFUSAL_RULES: Final[tuple[tuple[str, str], ...]] = (
     ("D8", "a follower's discard outside the top suit (D8 followers-too)"),
     ("CLAIM-1", "claim or continue when no claim is open, or another action when one is"),
     ("TIG-1", "tigers or decline out of place, or another action when they are due"),
+    ("CARDS-1", "a card named twice"),
     ("malformed", "text that is not an action"),
 )
 """The rules an engine names when it refuses an action in a hand in progress (Hand._explain)."""

@@ -285,10 +285,16 @@ class Lockstep:
         dreamer = (dealer + 2) % 4
         if kind == "tigers":
             holder = (dealer, (dealer + 1) % 4, (dealer + 3) % 4)[chooser.below(3)]
-            # one time in four, the four suited 1s without Wan Sin: almost the Five Tigers
-            tigers = FIVE_TIGERS if chooser.below(4) else FIVE_TIGERS[:4]
-            rest = [c for c in deck if c not in tigers]
+            # half the time the Five Tigers; else the four suited 1s without Wan Sin (almost the
+            # Five Tigers), or four of the five with the fifth as the Dreamer's card
+            variant = chooser.below(4)
+            tigers = FIVE_TIGERS[:4] if variant == 2 else FIVE_TIGERS
             hands: list[list[str]] = [[], [], [], []]
+            if variant == 3:
+                dreamer_card = FIVE_TIGERS[chooser.below(5)]
+                hands[dreamer] = [dreamer_card]
+                tigers = tuple(c for c in FIVE_TIGERS if c != dreamer_card)
+            rest = [c for c in deck if c not in FIVE_TIGERS or (c not in tigers and c not in hands[dreamer])]
             hands[holder] = list(tigers)
             for seat in range(4):
                 want = 1 if seat == dreamer else 12
@@ -498,11 +504,38 @@ class Lockstep:
         chosen = parts[1:]
         return len(chosen) == option["count"] and set(chosen) <= set(cards(option["from"]))
 
+    def _near_miss(self, state: Message, chooser: Chooser) -> str | None:
+        """A play close to a legal one: leading, one of the seat's cards the state lists as Elders;
+        following, cards of the lead's size that the reference classifies as the lead's pattern."""
+        seat = state["to_act"]
+        held = cards(state["hands"][seat])
+        plays = [p for p in ((state.get("round") or {}).get("plays") or []) if p["action"].startswith("play ")]
+        if not plays:
+            elders = [c for c in held if c in set(cards(state["elders"] or ""))]
+            return f"play {elders[chooser.below(len(elders))]}" if elders else None
+        lead = plays[0]["action"].split()[1:]
+        if len(lead) > len(held):
+            return None
+        want = self._classify(" ".join(lead))
+        for _ in range(32):
+            pool = list(held)
+            chosen = [pool.pop(chooser.below(len(pool))) for _ in range(len(lead))]
+            if self._classify(card_text(chosen)) == want:
+                return "play " + card_text(chosen)
+        return None
+
+    def _classify(self, text: str) -> str:
+        answer = self._ref({"cmd": "pattern", "classify": text, "options": dict(self.options)})
+        return str(answer.get("pattern")) if answer.get("ok") else "none"
+
     def _probe(self, state: Message, chooser: Chooser) -> tuple[int, str] | None:
         """An action the reference must refuse, or None if the draw happened to be legal."""
         to_act = state["to_act"]
         hands = state["hands"]
-        kind = chooser.below(6)
+        kind = chooser.below(7)
+        plays = (state.get("round") or {}).get("plays") or []
+        if kind != 6 and plays and len(plays[0]["action"].split()) > 2 and chooser.below(2):
+            kind = 6  # a Run or a Set on the table: half the time, try one of the same kind that does not beat it
         seat = to_act
         if kind == 0:  # the wrong seat, the Dreamer included, tries a legal-looking action
             seat = (to_act + 1 + chooser.below(3)) % 4
@@ -521,6 +554,11 @@ class Lockstep:
             holding = set(cards(hands[seat]))
             others = [c for c in CANONICAL_DECK if c not in holding]
             action = f"{('play', 'discard')[chooser.below(2)]} {others[chooser.below(len(others))]}"
+        elif kind == 6:  # near misses: an Elder led, or a follow of the lead's pattern kind and size
+            near = self._near_miss(state, chooser)
+            if near is None:
+                return None
+            action = near
         else:  # text that is not an action
             action = ("play", "discard Sup0", "play Sup3 Sup3", "fold", "call Sup1")[chooser.below(5)]
         if kind != 5:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +24,17 @@ from .scenario import (
     write_trace,
     write_verified,
 )
+from .guided import (
+    DEFAULT_LANES,
+    Campaign,
+    LaneResult,
+    available_cpus,
+    combine,
+    play_lanes,
+    play_parallel,
+    shard_lanes,
+    shrink,
+)
 from .search import SearchResult, search
 
 
@@ -38,7 +51,7 @@ class FuzzConfig:
     out: Path | None = DEFAULT_OUT  # None: write nothing
     verify: bool = True
     shrink: bool = True
-    observe: bool | None = None  # None: if the candidate has the capability
+    observe: bool | str | None = None  # None: every step if the candidate has the capability; or every/last/none
     probe_percent: int = 15
     setup_kinds: tuple[str, ...] = SETUP_KINDS
     timeout: float | None = 10.0
@@ -48,6 +61,13 @@ class FuzzConfig:
     spec_dir: Path | None = None  # default: the repository's spec/
     reference_factory: Callable[[], Any] | None = None
     label: str | None = None
+    search: str = "guided"  # "guided" (lanes, pool of rare outcomes) | "hypothesis"
+    lanes: int = DEFAULT_LANES
+    jobs: int = 1
+    shard: tuple[int, int] | None = None
+    batch: bool | None = None  # None: if the candidate declares it
+    direct: bool = True  # call an in-process candidate directly (no thread, no JSON copies)
+    report: Path | None = None  # write the JSON report here
 
 
 @dataclass
@@ -63,6 +83,29 @@ class FuzzReport:
     seconds: float = 0.0
     observe: bool = False
     unwritable: str = ""
+    coverage: Counter[str] = field(default_factory=Counter)
+    classes: tuple[Any, ...] = ()  # reference_engine.outcomes.OutcomeClass, under the options played
+    lanes: list[LaneResult] = field(default_factory=list)
+    lane_ids: list[int] = field(default_factory=list)
+    observe_mode: str = "none"
+    batch: bool = False
+
+    @property
+    def unreached(self) -> list[Any]:
+        return [c for c in self.classes if not self.coverage.get(c.id)]
+
+    def coverage_lines(self) -> list[str]:
+        if not self.classes:
+            return ["outcome coverage: not measured (the reference reports no outcomes)"]
+        reached = len(self.classes) - len(self.unreached)
+        lines = [f"outcome coverage: {reached}/{len(self.classes)} rule outcome classes reached in "
+                 f"{self.search.hands} hand(s)"]
+        rare = sorted((self.coverage[c.id], c.id) for c in self.classes if 0 < self.coverage.get(c.id, 0) < 5)
+        if rare:
+            lines.append("  rarely reached: " + ", ".join(f"{cid} ×{n}" for n, cid in rare))
+        if self.unreached:
+            lines.append("  UNREACHED: " + ", ".join(f"{c.id} ({c.rule})" for c in self.unreached))
+        return lines
 
     @property
     def disagreement(self) -> Disagreement | None:
@@ -86,7 +129,10 @@ class FuzzReport:
                  f"options {_options_text(self.options)}"
                  + ("" if self.observe else " (observations not compared)")]
         rate = s.hands / s.seconds if s.seconds else 0.0
-        lines.append(f"hands: {s.hands}  actions: {s.actions}  time: {s.seconds:.2f} s  ({rate:,.0f} hands/s)")
+        lines.append(f"hands: {s.hands}  actions: {s.actions}  time: {s.seconds:.2f} s  ({rate:,.0f} hands/s)"
+                     + (f"  [{self.config.search}: lanes {_lanes_text(self.lane_ids, self.config.lanes)}"
+                        f", jobs {self.config.jobs}" if self.config.search == "guided" else "  [hypothesis")
+                     + f", observations {self.observe_mode}{', batch' if self.batch else ''}]")
         if s.failure_count:
             lines.append(f"candidate failures (crash, hang, protocol): {s.failure_count}; "
                          f"restarted {self.restarts} time(s)")
@@ -119,7 +165,48 @@ class FuzzReport:
             lines.append(f"wrote {t}")
         if self.unwritable:
             lines.append(self.unwritable)
+        lines.extend(self.coverage_lines())
         return "\n".join(lines)
+
+    def as_json(self) -> dict[str, Any]:
+        """The campaign as JSON: enough to merge shards (every hand's outcomes and the first disagreement)."""
+        return campaign_json(self.engine, self.config, self.options, self.observe_mode, self.lane_ids,
+                             self.lanes, [c.id for c in self.classes])
+
+
+def _lanes_text(ids: list[int], lanes: int) -> str:
+    return f"all {lanes}" if ids == list(range(lanes)) else ",".join(map(str, ids)) + f" of {lanes}"
+
+
+def campaign_json(engine: str, config: FuzzConfig, options: Mapping[str, str], observe: str,
+                  lane_ids: list[int], lanes: list[LaneResult], classes: list[str]) -> dict[str, Any]:
+    def disagreement(r: LaneResult) -> dict[str, Any] | None:
+        d = r.found
+        if d is None:
+            return None
+        return {"index": r.found_at, "summary": d.summary(), "where": d.where, "fields": d.fields,
+                "detail": d.detail, "seat": d.seat, "trace": d.trace.as_json(), "choices": r.choices}
+
+    return {
+        "format": "hakka-fuzz-report",
+        "version": 1,
+        "engine": engine,
+        "seed": config.seed,
+        "hands": config.hands,
+        "lanes": config.lanes,
+        "options": dict(options),
+        "observe": observe,
+        "probe_percent": config.probe_percent,
+        "setup_kinds": list(config.setup_kinds),
+        "classes": classes,
+        "lane_results": [{
+            "lane": r.lane,
+            "found": disagreement(r),
+            "hands": [[h.index, list(h.outcomes), h.actions,
+                       None if h.failure is None else h.failure.summary()] for h in r.hands],
+        } for r in sorted(lanes, key=lambda r: r.lane)],
+        "shard_lanes": list(lane_ids),
+    }
 
 
 def _options_text(options: Mapping[str, str]) -> str:
@@ -155,28 +242,108 @@ def fuzz(config: FuzzConfig, progress: Callable[[SearchResult], None] | None = N
     """Fuzz ``config.engine`` against the reference; write and verify a scenario for what it finds."""
     started = time.perf_counter()
     reference = Reference(config.reference_factory)
-    candidate = open_candidate(config.engine, timeout=config.timeout, validate=config.validate, label=config.label,
-                               schemas=default_schemas(config.spec_dir))
+
+    def open_it() -> Candidate:
+        return open_candidate(config.engine, timeout=config.timeout, validate=config.validate, label=config.label,
+                              schemas=default_schemas(config.spec_dir), direct=config.direct)
+
+    candidate = open_it()
     try:
         try:
             info = candidate.info
         except AdapterError as exc:
             raise FuzzConfigError(f"cannot start {candidate.label}: {exc}") from None
         options, send = _decide_options(config, candidate, reference)
-        observe = ("observe" in info.capabilities) if config.observe is None else config.observe
-        lockstep = Lockstep(reference, candidate, options, send_options=send, observe=observe,
-                            probe_percent=config.probe_percent, setup_kinds=config.setup_kinds)
-        result = search(lockstep, hands=config.hands, seed_value=config.seed, shrink=config.shrink,
-                        progress=progress, shrink_seconds=config.shrink_seconds)
+        can_observe = "observe" in info.capabilities
+        observe: bool | str = can_observe if config.observe is None else config.observe
+        observe_mode = {True: "every", False: "none"}.get(observe, observe)  # type: ignore[call-overload]
+        if observe_mode != "none" and not can_observe and config.observe is not None:
+            raise FuzzConfigError(f"{candidate.label} does not declare the capability observe")
+        batch = ("batch" in info.capabilities) if config.batch is None else config.batch
+
+        def lockstep_for(ref: Reference, cand: Candidate) -> Lockstep:
+            return Lockstep(ref, cand, options, send_options=send, observe=observe_mode,
+                            probe_percent=config.probe_percent, setup_kinds=config.setup_kinds, batch=batch)
+
+        lockstep = lockstep_for(reference, candidate)
+        lanes: list[LaneResult] = []
+        try:
+            lane_ids = shard_lanes(config.lanes, config.shard)
+        except ValueError as exc:
+            raise FuzzConfigError(str(exc)) from None
+        if config.search == "hypothesis":
+            if config.jobs != 1 or config.shard is not None:
+                raise FuzzConfigError("--jobs and --shard need the guided search (not --search hypothesis)")
+            result = search(lockstep, hands=config.hands, seed_value=config.seed, shrink=config.shrink,
+                            progress=progress, shrink_seconds=config.shrink_seconds)
+        else:
+            goals = tuple(c.id for c in reference.outcome_classes(options))
+            result, lanes = _guided(config, lockstep, lane_ids, lambda: _fresh(lockstep_for, config, open_it),
+                                    progress, goals)
         report = FuzzReport(engine=candidate.label, options=options, config=config, search=result,
-                            candidate_info=info.as_json(), observe=observe)
+                            candidate_info=info.as_json(), observe=observe_mode != "none")
+        report.observe_mode, report.batch = observe_mode, batch
+        report.lanes, report.lane_ids = lanes, lane_ids
+        report.classes = reference.outcome_classes(options)
+        report.coverage = _coverage(result, lanes)
         report.restarts = candidate.restarts
         if config.out is not None:
             _write(report, reference, candidate)
         report.seconds = time.perf_counter() - started
+        if config.report is not None:
+            config.report.parent.mkdir(parents=True, exist_ok=True)
+            config.report.write_text(json.dumps(report.as_json(), indent=1) + "\n", encoding="utf-8")
         return report
     finally:
         candidate.close()
+
+
+def _fresh(lockstep_for: Callable[[Reference, Candidate], Lockstep], config: FuzzConfig,
+           open_it: Callable[[], Candidate]) -> tuple[Lockstep, Callable[[], None]]:
+    """A lockstep on engines of its own (for a worker process)."""
+    candidate = open_it()
+    return lockstep_for(Reference(config.reference_factory), candidate), candidate.close
+
+
+def _guided(config: FuzzConfig, lockstep: Lockstep, lane_ids: list[int],
+            make: Callable[[], tuple[Lockstep, Callable[[], None]]],
+            progress: Callable[[SearchResult], None] | None,
+            goals: tuple[str, ...] = ()) -> tuple[SearchResult, list[LaneResult]]:
+    result = SearchResult()
+    started = time.perf_counter()
+    jobs = max(1, min(config.jobs, len(lane_ids)))
+    if jobs > 1:
+        lanes = play_parallel(make, config.seed, config.hands, config.lanes, lane_ids, jobs, goals)
+    else:
+        def tick(_index: int) -> None:
+            if progress is not None:
+                result.hands += 1
+                progress(result)
+
+        lanes = play_lanes(lockstep, config.seed, config.hands, config.lanes, lane_ids, progress=tick, goals=goals)
+    campaign = combine(lanes)
+    _fill(result, campaign)
+    result.seconds = time.perf_counter() - started
+    if campaign.first is not None and config.shrink:
+        shrink_started = time.perf_counter()
+        result.shrunk, result.shrink_calls = shrink(lockstep, campaign.choices, campaign.first, config.shrink_seconds)
+        result.shrink_seconds = time.perf_counter() - shrink_started
+        if config.shrink_seconds is not None and result.shrink_seconds > config.shrink_seconds:
+            result.note = f"shrinking stopped after {config.shrink_seconds:g} s; the hand may not be minimal"
+    return result, lanes
+
+
+def _fill(result: SearchResult, campaign: Campaign) -> None:
+    result.hands, result.actions = campaign.hands, campaign.actions
+    result.first_at, result.first = campaign.first_at, campaign.first
+    result.failures = [f for f in campaign.failures if isinstance(f, CandidateFailure)]
+    result.failure_count = campaign.failure_count
+
+
+def _coverage(result: SearchResult, lanes: list[LaneResult]) -> Counter[str]:
+    if lanes:
+        return combine(lanes).coverage
+    return Counter(result.coverage)
 
 
 def _write(report: FuzzReport, reference: Reference, candidate: Candidate) -> None:

@@ -20,7 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
+from collections import Counter
+
+from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings, target
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
@@ -73,6 +75,7 @@ class SearchResult:
     seconds: float = 0.0
     shrink_seconds: float = 0.0
     note: str = ""
+    coverage: Counter[str] = field(default_factory=Counter)  # rule outcomes of the hands generated
 
     @property
     def disagreement(self) -> Disagreement | None:
@@ -106,6 +109,9 @@ def search(
         if state.phase == "generate":
             result.hands += 1
             result.actions += outcome.actions
+            # Steer Hypothesis's targeted phase toward hands reaching outcomes met rarely so far.
+            target(sum(1.0 / (1 + result.coverage[o]) for o in outcome.outcomes), label="rare rule outcomes")
+            result.coverage.update(outcome.outcomes)
             if progress is not None:
                 progress(result)
         else:
@@ -139,7 +145,7 @@ def search(
         deadline=None,
         derandomize=False,
         suppress_health_check=list(HealthCheck),
-        phases=[Phase.generate, Phase.shrink] if shrink else [Phase.generate],
+        phases=[Phase.generate, Phase.target, Phase.shrink] if shrink else [Phase.generate, Phase.target],
         verbosity=Verbosity.quiet,
         report_multiple_bugs=False,
         print_blob=False,

@@ -1,0 +1,343 @@
+"""The guided search: lanes of random hands steered toward rule outcomes not yet reached.
+
+A campaign of ``hands`` hands with a ``seed`` is split into ``lanes``
+independent streams: hand ``i`` (0-based) belongs to lane ``i % lanes``. Each
+lane has its own random generator (from the seed and the lane number) and its
+own *pool*, as coverage-guided fuzzers do: a hand whose rule outcomes
+(reference_engine.outcomes: score rows, end kinds, Five Tigers, Dreamer counts,
+refusals, ...) include one the lane had not met, or had met fewer than
+:data:`RARE` times, is kept; most later hands replay a kept hand's setup and
+first choices (the rarer its outcomes, the likelier it is picked) and then go
+their own random way. A 12-trick claim is one more trick than an 11-trick
+claim away, and so on.
+
+Because lanes never share anything, the campaign is the same whichever
+process plays which lane: ``--jobs N`` spreads the lanes over N processes and
+``--shard I/N`` plays lanes ``I, I+N, ...`` only; both give the results of one
+process, and merged shard reports equal the whole campaign (:func:`merge`). The
+first disagreement is the one of the lowest hand index over all lanes; every
+lane stops at that index, so the counts do not depend on timing either.
+
+A disagreement is shrunk by replaying the hand's recorded choices with parts
+deleted or lowered (the fewest actions, then the simplest choices), as
+Hypothesis shrinks, within a time budget.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .driver import CandidateFailure, Disagreement, HandOutcome, Lockstep, Trace
+
+RARE = 3
+"""An outcome met fewer times than this makes its hand worth keeping in the pool."""
+MUTATE_PERCENT = 70
+"""Share of hands (once the pool holds something) that start from a kept hand."""
+POOL_LIMIT = 400
+DEFAULT_LANES = 8
+
+
+class RecordingChooser:
+    """Replays ``prefix``, then draws from ``rng`` (or 0 when there is none); records every choice."""
+
+    def __init__(self, prefix: list[int], rng: random.Random | None) -> None:
+        self.prefix = prefix
+        self.rng = rng
+        self.choices: list[int] = []
+
+    def below(self, n: int) -> int:
+        i = len(self.choices)
+        if i < len(self.prefix):
+            value = self.prefix[i] % n if n > 1 else 0
+        elif self.rng is not None and n > 1:
+            value = self.rng.randrange(n)
+        else:
+            value = 0
+        self.choices.append(value)
+        return value
+
+    def seed(self) -> int:
+        i = len(self.choices)
+        if i < len(self.prefix):
+            value = self.prefix[i]
+        elif self.rng is not None:
+            value = self.rng.getrandbits(64)
+        else:
+            value = 0
+        self.choices.append(value)
+        return value
+
+
+@dataclass
+class _Entry:
+    choices: list[int]
+    setup_len: int
+    outcomes: frozenset[str]
+
+
+@dataclass
+class HandRecord:
+    """What one hand of a lane left: its index, its outcomes, and whether it failed or disagreed."""
+
+    index: int
+    outcomes: tuple[str, ...]
+    actions: int
+    failure: CandidateFailure | None = None
+
+
+@dataclass
+class LaneResult:
+    lane: int
+    hands: list[HandRecord] = field(default_factory=list)
+    found_at: int | None = None  # hand index of the lane's first disagreement
+    found: Disagreement | None = None
+    choices: list[int] = field(default_factory=list)  # of the disagreeing hand
+
+
+class Lane:
+    """One independent stream of guided hands."""
+
+    def __init__(self, seed: int, lane: int, goals: tuple[str, ...] = ()) -> None:
+        self.lane = lane
+        self.goals = frozenset(goals)
+        self.rng = random.Random(f"hakka-fuzz:{seed}:{lane}")
+        self.pool: list[_Entry] = []
+        self.counts: Counter[str] = Counter()
+
+    def _weight(self, outcome: str) -> float:
+        """(1 / times met)²; as much as a first meeting when the next of its family (``score:11`` →
+        ``score:12``) is a goal not met yet."""
+        weight = (1.0 / (self.counts[outcome] or 1)) ** 2
+        family, sep, number = outcome.rpartition(":")
+        if sep and number.isdigit():
+            after = f"{family}:{int(number) + 1}"
+            if after in self.goals and not self.counts[after]:
+                weight = 1.0
+        return weight
+
+    def _mutate(self, entry: _Entry) -> list[int]:
+        """A new choice prefix from a kept hand: cut it anywhere after the setup, cut it late,
+        or change one to three late choices and keep the rest (the hand mostly replays)."""
+        rng, choices = self.rng, entry.choices
+        op = rng.randrange(3)
+        if op == 0 or len(choices) <= entry.setup_len:
+            return choices[:rng.randint(entry.setup_len, len(choices))]
+        if op == 1:
+            return choices[:_late(rng, entry)]
+        changed = list(choices)
+        for _ in range(rng.randint(1, 3)):
+            changed[_late(rng, entry)] = rng.randrange(1 << 16)
+        return changed
+
+    def next_hand(self, lockstep: Lockstep) -> tuple[HandOutcome, list[int]]:
+        rng = self.rng
+        prefix: list[int] = []
+        if self.pool and rng.randrange(100) < MUTATE_PERCENT:
+            # the rarer an entry's rarest outcome, the likelier it is picked
+            weights = [max(self._weight(o) for o in e.outcomes) for e in self.pool]
+            entry = rng.choices(self.pool, weights)[0]
+            prefix = self._mutate(entry)
+        chooser = RecordingChooser(prefix, random.Random(rng.getrandbits(64)))
+        kind, setup = lockstep.draw_setup(chooser)
+        setup_len = len(chooser.choices)
+        outcome = lockstep.play_setup(kind, setup, chooser)
+        if outcome.clean:
+            fresh = [o for o in outcome.outcomes if self.counts[o] < RARE]
+            self.counts.update(outcome.outcomes)
+            if fresh and len(self.pool) < POOL_LIMIT:
+                self.pool.append(_Entry(chooser.choices, setup_len, outcome.outcomes))
+        return outcome, chooser.choices
+
+
+def _late(rng: random.Random, entry: _Entry) -> int:
+    """A position in the last quarter of the entry's choices (after its setup)."""
+    return rng.randint(max(entry.setup_len, len(entry.choices) * 3 // 4), max(entry.setup_len, len(entry.choices) - 1))
+
+
+def play_lanes(lockstep: Lockstep, seed: int, hands: int, lanes: int, lane_ids: list[int],
+               stop: Any = None, progress: Callable[[int], None] | None = None,
+               goals: tuple[str, ...] = ()) -> list[LaneResult]:
+    """Play the hands of ``lane_ids`` in global index order; stop every lane at the first disagreement.
+
+    ``stop`` (a shared ``multiprocessing.Value``) holds the lowest disagreeing hand index any
+    process has found, so that lanes in other processes stop there too.
+    """
+    state = {lane: Lane(seed, lane, goals) for lane in lane_ids}
+    results = {lane: LaneResult(lane) for lane in lane_ids}
+    limit = hands
+    for index in range(hands):
+        lane = index % lanes
+        if lane not in state:
+            continue
+        if stop is not None:
+            limit = min(limit, stop.value)
+        if index > limit:
+            break
+        outcome, choices = state[lane].next_hand(lockstep)
+        result = results[lane]
+        result.hands.append(HandRecord(index, tuple(sorted(outcome.outcomes)), outcome.actions, outcome.failure))
+        if progress is not None:
+            progress(index)
+        if outcome.disagreement is not None:
+            result.found_at, result.found, result.choices = index, outcome.disagreement, choices
+            limit = min(limit, index)
+            if stop is not None:
+                with stop.get_lock():
+                    stop.value = min(stop.value, index)
+            break
+    return [results[lane] for lane in lane_ids]
+
+
+# ------------------------------------------------------------------ processes
+
+_WORKER: dict[str, Any] = {}
+
+
+def _worker_run(lane_ids: list[int]) -> list[LaneResult]:
+    make_lockstep: Callable[[], tuple[Lockstep, Callable[[], None]]] = _WORKER["make"]
+    lockstep, close = make_lockstep()
+    try:
+        return play_lanes(lockstep, _WORKER["seed"], _WORKER["hands"], _WORKER["lanes"], lane_ids,
+                          _WORKER["stop"], goals=_WORKER["goals"])
+    finally:
+        close()
+
+
+def play_parallel(make_lockstep: Callable[[], tuple[Lockstep, Callable[[], None]]], seed: int, hands: int,
+                  lanes: int, lane_ids: list[int], jobs: int, goals: tuple[str, ...] = ()) -> list[LaneResult]:
+    """``play_lanes`` with the lanes spread over ``jobs`` processes (forked: each opens its own engines)."""
+    groups = [lane_ids[j::jobs] for j in range(jobs)]
+    groups = [g for g in groups if g]
+    ctx = multiprocessing.get_context("fork")
+    stop = ctx.Value("q", hands)
+    _WORKER.update(make=make_lockstep, seed=seed, hands=hands, lanes=lanes, stop=stop, goals=goals)
+    try:
+        with ctx.Pool(len(groups)) as pool:
+            parts = pool.map(_worker_run, groups)
+    finally:
+        _WORKER.clear()
+    return [r for part in parts for r in part]
+
+
+def available_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+# ------------------------------------------------------------------ shrinking
+
+
+def shrink(lockstep: Lockstep, choices: list[int], found: Disagreement, seconds: float | None) -> tuple[Disagreement, int]:
+    """The smallest disagreeing hand found by deleting and lowering ``choices``; and the replays made."""
+    started = time.perf_counter()
+    best, best_choices = found, list(choices)
+    calls = 0
+
+    def size(d: Disagreement, c: list[int]) -> tuple[int, int, int, int]:
+        return (len(d.trace.steps), sum(1 for s in d.trace.steps if s.kind == "reject"), len(c), sum(c))
+
+    def attempt(candidate: list[int]) -> bool:
+        nonlocal best, best_choices, calls
+        calls += 1
+        chooser = RecordingChooser(candidate, None)
+        outcome = lockstep.play(chooser)
+        d = outcome.disagreement
+        used = chooser.choices
+        if d is not None and size(d, used) < size(best, best_choices):
+            best, best_choices = d, used
+            return True
+        return False
+
+    def out_of_time() -> bool:
+        return seconds is not None and time.perf_counter() - started > seconds
+
+    improved = True
+    while improved and not out_of_time():
+        improved = False
+        # delete blocks of choices, largest first
+        for block in (16, 8, 4, 2, 1):
+            i = 0
+            while i < len(best_choices) and not out_of_time():
+                candidate = best_choices[:i] + best_choices[i + block:]
+                if attempt(candidate):
+                    improved = True
+                else:
+                    i += block
+        # lower single choices: to 0, then halve
+        i = 0
+        while i < len(best_choices) and not out_of_time():
+            value = best_choices[i]
+            for lower in (0, value // 2, value - 1):
+                if 0 <= lower < value and attempt(best_choices[:i] + [lower] + best_choices[i + 1:]):
+                    improved = True
+                    break
+            i += 1
+    return best, calls
+
+
+# ------------------------------------------------------------------ the campaign's outcome
+
+
+@dataclass
+class Campaign:
+    """Every lane's result merged: what a whole campaign (or a merge of its shards) found."""
+
+    hands: int  # hands played up to and including the first disagreement (or all)
+    actions: int
+    first_at: int | None  # 1-based, as in SearchResult
+    first: Disagreement | None
+    choices: list[int]
+    failures: list[CandidateFailure]
+    failure_count: int
+    coverage: Counter[str]
+
+
+def combine(lanes: list[LaneResult], max_failures: int = 20) -> Campaign:
+    found = [r for r in lanes if r.found_at is not None]
+    first = min(found, key=lambda r: r.found_at or 0) if found else None
+    cutoff = first.found_at if first is not None and first.found_at is not None else None
+    records = sorted((h for r in lanes for h in r.hands if cutoff is None or h.index <= cutoff),
+                     key=lambda h: h.index)
+    coverage: Counter[str] = Counter()
+    for h in records:
+        coverage.update(h.outcomes)
+    failures = [h.failure for h in records if h.failure is not None]
+    return Campaign(
+        hands=len(records), actions=sum(h.actions for h in records),
+        first_at=None if cutoff is None else cutoff + 1,
+        first=None if first is None else first.found, choices=[] if first is None else first.choices,
+        failures=failures[:max_failures], failure_count=len(failures), coverage=coverage)
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``I/N`` (0 <= I < N) as a pair; raises ValueError with a readable message."""
+    index, sep, total = text.partition("/")
+    try:
+        i, n = int(index), int(total)
+    except ValueError:
+        raise ValueError(f"--shard is I/N with 0 <= I < N (e.g. 0/4), not {text!r}") from None
+    if not sep or n < 1 or not 0 <= i < n:
+        raise ValueError(f"--shard is I/N with 0 <= I < N (e.g. 0/4), not {text!r}")
+    return i, n
+
+
+def shard_lanes(lanes: int, shard: tuple[int, int] | None) -> list[int]:
+    if shard is None:
+        return list(range(lanes))
+    i, n = shard
+    if n > lanes:
+        raise ValueError(f"--shard {i}/{n}: a campaign of {lanes} lanes splits into at most {lanes} shards "
+                         "(raise --lanes)")
+    return list(range(i, lanes, n))
+
+
+def trace_json(trace: Trace) -> dict[str, Any]:
+    return trace.as_json()
