@@ -19,6 +19,7 @@ from typing import TextIO
 from .adapters import ENGINE_SPEC_HELP, parse_engine_spec
 from .engine import Engine
 from .errors import InputError
+from . import parallel
 from .expected import load_expected_failures
 from .fuzz import cli as fuzz_cli
 from .loader import BODY_KINDS, Filters, Scenario, load_scenarios, select
@@ -92,6 +93,7 @@ Examples:
     run.add_argument("--quiet", "-q", action="store_true", help="no progress; only the summary and failures")
     run.add_argument("--no-stderr", action="store_true", help="do not print the engine's stderr with failures")
     run.add_argument("--fail-fast", "-x", action="store_true", help="stop after the first fail/error/timeout/xpass")
+    parallel.add_run_arguments(run)
     _add_selection(run)
 
     ls = sub.add_parser("list", help="list scenarios (with the same filters as run)")
@@ -106,6 +108,7 @@ Examples:
     check = sub.add_parser("check", help="validate scenario files (schema, IDs, clauses, decisions)")
     _add_selection(check)
     fuzz_cli.add_parser(sub)
+    parallel.add_merge_parser(sub)
     return parser
 
 
@@ -151,6 +154,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
         raise InputError(f"--timeout must be >= 0, not {args.timeout}")
     expected = load_expected_failures(args.expected_failures) if args.expected_failures else {}
     spec, scenarios, selected = _load(args)
+    selected = parallel.shard(selected, args.shard)
     if not selected:
         raise InputError("no scenario matches the selection" if scenarios else "no scenarios found")
     known = {s.id for s in scenarios}
@@ -165,8 +169,12 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     started = time.perf_counter()
     results = []
     try:
+        jobs = parallel.jobs_wanted(args.jobs)
+        if jobs > 1:
+            results = parallel.run_parallel(selected, engine_spec, schemas, spec, expected, args.timeout or None,
+                                            jobs, progress.result)
         runner = ScenarioRunner(engine, spec, expected, diagnosis)
-        for scenario in selected:
+        for scenario in selected if jobs == 1 else ():
             progress.start(scenario)
             result = runner.run(scenario)
             results.append(result)
@@ -230,6 +238,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_list(args, out)
         if args.command == "smoke":
             return cmd_smoke(args, out)
+        if args.command == "merge":
+            return parallel.cmd_merge(args, out)
         return cmd_check(args, out)
     except InputError as exc:
         for problem in exc.problems:

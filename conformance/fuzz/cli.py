@@ -60,7 +60,28 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--no-shrink", action="store_true", help="report the first disagreement as found")
     parser.add_argument("--shrink-seconds", type=float, default=60.0,
                         help="stop shrinking after this many seconds, keeping the smallest hand so far (default 60)")
-    parser.add_argument("--no-observe", action="store_true", help="do not compare observations")
+    parser.add_argument("--no-observe", action="store_true", help="do not compare observations (--observe none)")
+    parser.add_argument("--observe", choices=("every", "last", "none"), default=None,
+                        help="compare the four seats' observations after every step (default, when the engine "
+                             "declares observe), at the end of each hand only, or never")
+    parser.add_argument("--search", choices=("guided", "hypothesis"), default="guided",
+                        help="guided (default): lanes of random hands steered toward rule outcomes not yet "
+                             "reached; hypothesis: Hypothesis draws every choice (one process)")
+    parser.add_argument("--lanes", type=int, default=None, metavar="N",
+                        help="independent streams a guided campaign is split into (default 8); "
+                             "--jobs and --shard split lanes, so results do not depend on them")
+    parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                        help="processes to play the lanes in (default 1; 0 = one per CPU)")
+    parser.add_argument("--shard", default=None, metavar="I/N",
+                        help="play only the lanes I, I+N, I+2N, … (0 <= I < N); merge the shards' --report "
+                             "files with `hakka-conformance merge`")
+    parser.add_argument("--report", type=Path, default=None, metavar="FILE",
+                        help="write the campaign as JSON (every hand's outcomes, the first disagreement)")
+    parser.add_argument("--no-batch", action="store_true",
+                        help="talk to the engine step by step even if it declares the batch capability")
+    parser.add_argument("--isolate", action="store_true",
+                        help="copy an in-process engine's messages through JSON (as the runner does) instead "
+                             "of comparing its answers as they are")
     parser.add_argument("--probe-percent", type=int, default=15,
                         help="percent of steps that first try an action the reference refuses (default 15)")
     parser.add_argument("--setup", action="append", choices=SETUP_KINDS, default=[],
@@ -88,9 +109,28 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def config_from_args(args: argparse.Namespace) -> FuzzConfig:
+    from .guided import DEFAULT_LANES, available_cpus, parse_shard
     from .run import FuzzConfig
 
+    try:
+        shard = None if args.shard is None else parse_shard(args.shard)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    lanes = DEFAULT_LANES if args.lanes is None else args.lanes
+    if lanes < 1:
+        raise InputError(f"--lanes must be at least 1, not {lanes}")
+    jobs = args.jobs if args.jobs > 0 else available_cpus()
+    observe: bool | str | None = args.observe
+    if args.no_observe:
+        observe = "none"
     return FuzzConfig(
+        search=args.search,
+        lanes=lanes,
+        jobs=jobs,
+        shard=shard,
+        report=args.report,
+        batch=False if args.no_batch else None,
+        direct=not args.isolate,
         engine=args.engine,
         hands=args.hands,
         seed=args.seed,
@@ -98,7 +138,7 @@ def config_from_args(args: argparse.Namespace) -> FuzzConfig:
         out=None if args.no_write else args.out,
         verify=not args.no_verify,
         shrink=not args.no_shrink,
-        observe=False if args.no_observe else None,
+        observe=observe,
         probe_percent=max(0, min(100, args.probe_percent)),
         setup_kinds=tuple(dict.fromkeys(args.setup)) or SETUP_KINDS,
         timeout=args.timeout if args.timeout > 0 else None,

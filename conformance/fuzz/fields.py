@@ -150,3 +150,24 @@ class _Absent:
 
 ABSENT: Any = _Absent()
 """A required field the engine did not send: equal to nothing an engine can send."""
+
+
+@lru_cache(maxsize=4)
+def scenario_observe_fields(spec_dir: Path | None = None) -> frozenset[str]:
+    """The observation fields a scenario's ``observe`` expectation can hold (spec/schema/scenario.schema.json)."""
+    schema = json.loads(((spec_dir or default_spec_dir()) / "schema" / "scenario.schema.json").read_text(encoding="utf-8"))
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            observe = node.get("properties", {}).get("observe") if isinstance(node.get("properties"), dict) else None
+            if isinstance(observe, dict) and isinstance(observe.get("items"), dict):
+                found.update(p for p in observe["items"].get("properties", {}) if p != "seat")
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(schema)
+    return frozenset(found)

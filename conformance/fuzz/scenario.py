@@ -35,6 +35,7 @@ from ..runner import run_scenarios
 from ..specdata import SpecData, load_spec_data
 from .clauses import Classifier, disagreement_clauses, failure_clauses
 from .compare import differing_seats, state_fields
+from .fields import scenario_observe_fields
 from .driver import CandidateFailure, Disagreement, Step, Trace
 from .endpoints import Candidate, Reference, default_schemas
 
@@ -125,9 +126,8 @@ class Written:
 
 def disagreement_scenario(d: Disagreement, classify: Classifier, *, explicit: bool = True,
                           engine_name: str = "the candidate", provenance: str = "") -> dict[str, Any] | None:
-    """The scenario for ``d``, or ``None`` if the scenario format cannot express it (observations)."""
-    if d.where == "observe":
-        return None
+    """The scenario for ``d``, or ``None`` if the scenario format cannot express it (an observation
+    field that a scenario's ``observe`` expectation cannot hold)."""
     steps: list[dict[str, Any]] = [_step_json(s) for s in d.trace.steps]
     final: dict[str, Any] | None = None
     notes: list[str] = [f"{engine_name} {d.summary()[len('the candidate '):]}."]
@@ -150,6 +150,15 @@ def disagreement_scenario(d: Disagreement, classify: Classifier, *, explicit: bo
         else:
             err = d.candidate.get("error", {})
             notes.append(f"The reference refuses it ({ref_text}); the candidate as {err.get('kind')}: {err.get('message')}")
+    elif d.where == "observe":
+        expect = observe_expectation(d)
+        if expect is None:
+            return None
+        if steps:
+            steps[-1]["expect"] = expect
+        else:
+            steps.append({"expect": expect})
+        notes.append(f"Seat {d.seat} observes differently: " + ", ".join(d.detail) + ".")
     else:  # state
         fields = [f for f in d.fields if f != "state"] or list(state_fields())
         expect = expectation(d.reference, fields, d.candidate)
@@ -188,11 +197,27 @@ def disagreement_scenario(d: Disagreement, classify: Classifier, *, explicit: bo
     }
 
 
+def observe_expectation(d: Disagreement) -> dict[str, Any] | None:
+    """``{observe: [{seat, field: reference's value}]}`` for the differing fields, if a scenario can hold them all."""
+    observation = d.reference.get("observation") if isinstance(d.reference, Mapping) else None
+    if not isinstance(observation, Mapping) or d.seat is None:
+        return None
+    names = list(dict.fromkeys(p.split(".")[0].split("[")[0] for p in d.detail))
+    if not names or not set(names) <= scenario_observe_fields():
+        return None
+    entry: dict[str, Any] = {"seat": d.seat}
+    for name in names:
+        entry[name] = observation.get(name)
+    return {"observe": [entry]}
+
+
 def _title(d: Disagreement) -> str:
     n = len(d.trace.steps)
     after = f"after {n} action{'s' if n != 1 else ''}" if n else "at the start of a hand"
     if d.where == "state":
         return f"Fuzz vector: {', '.join(d.fields)} {after}"
+    if d.where == "observe":
+        return f"Fuzz vector: what seat {d.seat} observes {after}"
     if d.where == "act":
         return f"Fuzz vector: the legal action {d.trace.steps[-1].action!r} is accepted {after}"
     if d.where == "reject":

@@ -113,3 +113,62 @@ def serve(session: Session) -> None:
 
 if __name__ == "__main__":
     serve(FAKES[sys.argv[1]]())
+
+
+class WrongObservedDealer(Session):
+    """Names the wrong Dealer in ``observe`` (a field no scenario ``observe`` expectation holds)."""
+
+    name = "fake-wrong-observed-dealer"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if message.get("cmd") == "observe" and answer.get("ok"):
+            obs = answer["observation"]
+            obs["dealer"] = (obs["dealer"] + 1) % 4
+        return answer
+
+
+class RequiredFieldsOnly(Session):
+    """Sends only the fields the protocol schemas require (as the JavaScript engine does), and no batch."""
+
+    name = "fake-required-only"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        from conformance.fuzz.fields import compared_fields
+
+        answer = super().handle(message)
+        fields = compared_fields()
+        if message.get("cmd") == "hello" and answer.get("ok"):
+            answer["capabilities"] = [c for c in answer["capabilities"] if c != "batch"]
+        elif message.get("cmd") == "observe" and answer.get("ok"):
+            obs = answer["observation"]
+            answer["observation"] = {k: obs[k] for k in fields.observation.required}
+        elif message.get("cmd") == "state" and answer.get("ok"):
+            answer = {"ok": True, **{k: answer[k] for k in fields.state.required}}
+        return answer
+
+
+class MissingRequiredField(Session):
+    """Leaves ``hand_sizes``, a required observation field, out of ``observe``."""
+
+    name = "fake-missing-hand-sizes"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if message.get("cmd") == "observe" and answer.get("ok"):
+            answer["observation"].pop("hand_sizes")
+        return answer
+
+
+class ExtraFields(Session):
+    """Adds fields no schema defines, to state and observations: never compared."""
+
+    name = "fake-extra-fields"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if message.get("cmd") == "observe" and answer.get("ok"):
+            answer["observation"]["x_debug"] = id(self)
+        elif message.get("cmd") == "state" and answer.get("ok"):
+            answer["x_debug"] = id(self)
+        return answer

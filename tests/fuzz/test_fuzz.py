@@ -186,15 +186,29 @@ def test_accepting_an_illegal_action_is_a_reject_scenario(tmp_path: Path) -> Non
     assert steps[-1]["error"] == "illegal" and "reject" in steps[-1]
 
 
-def test_an_observation_disagreement_is_written_as_a_trace(tmp_path: Path) -> None:
-    out = tmp_path / "generated"
-    report = fuzz(FuzzConfig(engine=fakes.WrongHandSizes, hands=5, seed=0, out=out))
+def test_an_observation_disagreement_is_written_as_a_scenario_with_an_observe_expectation(tmp_path: Path) -> None:
+    out = tmp_path / "generated" / "fuzz"
+    report = fuzz(FuzzConfig(engine=fakes.WrongHandSizes, hands=5, seed=0, out=out, shrink_seconds=10))
     d = report.disagreement
     assert d is not None and d.where == "observe"
     assert any("hand_sizes" in path for path in d.detail)
-    assert not report.written and len(report.traces) == 1
+    assert len(report.written) == 1 and not report.traces, report.format()
+    written = report.written[0]
+    assert written.verified, report.format()  # passes on the reference, fails on the fake
+    (scenario,) = yaml.safe_load(written.path.read_text(encoding="utf-8"))["scenarios"]
+    (entry,) = scenario["trajectory"]["steps"][-1]["expect"]["observe"]
+    assert entry["seat"] == d.seat and set(entry) == {"seat", "hand_sizes"}
+    assert scenario["clauses"] == ["OBS-1"]
     # observations are not compared when asked not to
     assert fuzz(FuzzConfig(engine=fakes.WrongHandSizes, hands=5, seed=0, out=None, observe=False)).ok
+
+
+def test_an_observation_field_no_scenario_can_hold_is_written_as_a_trace(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    report = fuzz(FuzzConfig(engine=fakes.WrongObservedDealer, hands=5, seed=0, out=out, shrink_seconds=5))
+    d = report.disagreement
+    assert d is not None and d.where == "observe" and d.detail == ["dealer"]
+    assert not report.written and len(report.traces) == 1
 
 
 def test_replaying_the_choices_replays_the_hand() -> None:

@@ -1,0 +1,160 @@
+"""The guided search, its lanes, --jobs, --shard and merge; the fields compared; batch play; coverage.
+
+Identical results are the point of lanes: the same campaign played in one
+process, in two, or in shards merged afterwards must report the same hands,
+the same first disagreement and the same outcome coverage.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main as cli_main
+from conformance.fuzz import FuzzConfig, fuzz
+from conformance.fuzz.fields import compared_fields
+from conformance.fuzz.merge import campaign_of, merge_fuzz_reports
+from reference_engine.wire import Session
+from tests.fuzz import fakes
+
+catalogue = pytest.importorskip("tests.mutants.catalogue")
+SPEC = Path(__file__).resolve().parents[2] / "spec" / "schema" / "protocol"
+
+
+def campaign(tmp_path: Path, name: str, **kw: object) -> dict[str, object]:
+    report = tmp_path / f"{name}.json"
+    config = dict(engine="reference", hands=64, seed=3, out=None, observe="last", report=report)
+    config.update(kw)
+    fuzz(FuzzConfig(**config))  # type: ignore[arg-type]
+    data: dict[str, object] = json.loads(report.read_text(encoding="utf-8"))
+    return data
+
+
+def test_jobs_two_gives_the_results_of_one_process(tmp_path: Path) -> None:
+    one = campaign(tmp_path, "one")
+    two = campaign(tmp_path, "two", jobs=2)
+    assert one == two
+    assert sum(len(lane["hands"]) for lane in one["lane_results"]) == 64  # type: ignore[index, union-attr]
+
+
+def test_shards_merged_are_the_whole_campaign(tmp_path: Path) -> None:
+    whole = campaign(tmp_path, "whole")
+    shards = [campaign(tmp_path, f"shard{i}", shard=(i, 3)) for i in range(3)]
+    assert merge_fuzz_reports(shards) == whole
+    with pytest.raises(ValueError, match="seed"):
+        merge_fuzz_reports([shards[0], campaign(tmp_path, "other", seed=4, shard=(1, 3))])
+
+
+def test_a_disagreement_is_the_same_whole_in_jobs_and_in_merged_shards(tmp_path: Path) -> None:
+    m = catalogue.get("pp-penalty-missing")
+    kw = dict(engine=m.factory, label="mutant", hands=200, seed=0, shrink=False)
+    whole = campaign(tmp_path, "whole", **kw)
+    assert campaign(tmp_path, "jobs", jobs=2, **kw) == whole
+    merged = merge_fuzz_reports([campaign(tmp_path, f"s{i}", shard=(i, 2), **kw) for i in range(2)])
+    assert merged == whole
+    c = campaign_of(merged)
+    assert c.first_at is not None and c.hands == c.first_at
+    # the merge command prints it and fails
+    paths = [tmp_path / f"s{i}.json" for i in range(2)]
+    assert cli_main(["merge", *map(str, paths), "--out", str(tmp_path / "m.json")]) == 1
+    assert json.loads((tmp_path / "m.json").read_text(encoding="utf-8")) == whole
+
+
+def test_run_jobs_and_merged_shards_give_the_results_of_one_process(tmp_path: Path) -> None:
+    args = ["run", "-q", "--area", "CALL", "--area", "SCORE"]
+
+    def results(path: Path) -> dict[str, tuple[str, str]]:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {r["id"]: (r["status"], r["reason"]) for r in data["results"]}
+
+    assert cli_main([*args, "--json", str(tmp_path / "one.json")]) == 0
+    assert cli_main([*args, "--jobs", "2", "--json", str(tmp_path / "two.json")]) == 0
+    for i in range(3):
+        assert cli_main([*args, "--shard", f"{i}/3", "--json", str(tmp_path / f"s{i}.json")]) == 0
+    assert cli_main(["merge", *(str(tmp_path / f"s{i}.json") for i in range(3)), "-o", str(tmp_path / "m.json")]) == 0
+    one = results(tmp_path / "one.json")
+    assert len(one) > 10
+    assert results(tmp_path / "two.json") == one
+    assert results(tmp_path / "m.json") == one
+    assert [r["id"] for r in json.loads((tmp_path / "two.json").read_text())["results"]] == \
+        [r["id"] for r in json.loads((tmp_path / "one.json").read_text())["results"]]
+
+
+def test_a_bad_shard_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["run", "--shard", "3/3"]) == 2
+    assert "--shard is I/N" in capsys.readouterr().err
+    assert cli_main(["fuzz", "--engine", "reference", "--shard", "0/9", "--no-write"]) == 2
+    assert "at most 8 shards" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ fields
+
+
+def test_the_compared_fields_are_the_schemas_required_and_optional_fields() -> None:
+    state = json.loads((SPEC / "state.response.schema.json").read_text())["else"]
+    observation = json.loads((SPEC / "observe.response.schema.json").read_text())["else"]["properties"]["observation"]
+    f = compared_fields()
+    assert set(f.state.required) == set(state["required"]) - {"ok"}
+    assert set(f.state.optional) == set(state["properties"]) - set(state["required"])
+    assert set(f.observation.required) == set(observation["required"])
+    assert set(f.observation.required) | set(f.observation.optional) == set(observation["properties"])
+
+
+def test_an_engine_sending_only_the_required_fields_fuzzes_clean() -> None:
+    report = fuzz(FuzzConfig(engine=fakes.RequiredFieldsOnly, hands=40, seed=1, out=None))
+    assert report.ok and not report.batch, report.format()
+
+
+def test_fields_no_schema_defines_are_never_compared() -> None:
+    assert fuzz(FuzzConfig(engine=fakes.ExtraFields, hands=20, seed=1, out=None)).ok
+
+
+def test_a_missing_required_field_is_a_disagreement() -> None:
+    report = fuzz(FuzzConfig(engine=fakes.MissingRequiredField, hands=5, seed=0, out=None, shrink=False))
+    d = report.disagreement
+    assert d is not None and d.where == "observe" and d.detail == ["hand_sizes"], report.format()
+
+
+# ------------------------------------------------------------------ batch
+
+
+def test_a_batch_answers_what_the_same_requests_answer_one_by_one() -> None:
+    steps = [{"seat": 1, "action": "call"}, {"seat": 0, "action": "play Sup9"}, {"seat": 1, "action": "play Sup3"}]
+    setup = {"dealer": 1, "seed": 7}
+    one = Session()
+    answers = [one.handle({"cmd": "start", "setup": setup})]
+    expected = [{"state": one.handle({"cmd": "state"})}]
+    for step in steps:
+        act = one.handle({"cmd": "act", **step})
+        expected.append({"act": act, "state": one.handle({"cmd": "state"})})
+    expected[-1]["observations"] = [one.handle({"cmd": "observe", "seat": s}) for s in range(4)]
+    batch = Session().handle({"cmd": "batch", "setup": setup, "steps": steps, "observe": "last"})
+    assert batch == {"ok": True, "start": answers[0], "steps": expected}
+    assert any(not e["act"]["ok"] for e in expected[1:])  # a refused step is answered and play goes on
+    bad = Session().handle({"cmd": "batch", "setup": setup, "steps": [{"seat": 0}]})
+    assert bad["ok"] is False and bad["error"]["kind"] == "malformed"
+    refused = Session().handle({"cmd": "batch", "setup": {"dealer": 9, "seed": 1}, "steps": steps})
+    assert refused["ok"] is True and refused["start"]["ok"] is False and refused["steps"] == []
+
+
+def test_batch_and_step_by_step_find_the_same_disagreement() -> None:
+    m = catalogue.get("clockwise")
+    reports = [fuzz(FuzzConfig(engine=m.factory, label="m", hands=30, seed=0, out=None, shrink=False, batch=b))
+               for b in (True, False)]
+    a, b = (r.disagreement for r in reports)
+    assert a is not None and b is not None
+    assert reports[0].hands_to_first_disagreement == reports[1].hands_to_first_disagreement
+    assert (a.where, a.fields, a.trace.as_json()) == (b.where, b.fields, b.trace.as_json())
+
+
+# ------------------------------------------------------------------ coverage
+
+
+def test_every_campaign_prints_its_outcome_coverage_and_names_the_unreached() -> None:
+    report = fuzz(FuzzConfig(engine="reference", hands=10, seed=0, out=None, observe="none"))
+    text = report.format()
+    assert "outcome coverage:" in text and "UNREACHED: " in text
+    assert report.unreached and all(c.id in text for c in report.unreached)
+    assert sum(report.coverage.values()) > 10
