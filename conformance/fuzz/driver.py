@@ -14,6 +14,7 @@ A hand ends with a :class:`HandOutcome`: clean, a :class:`Disagreement`, or a
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -517,12 +518,12 @@ class Lockstep:
         if len(lead) > len(held):
             return None
         want = self._classify(" ".join(lead))
-        for _ in range(32):
-            pool = list(held)
-            chosen = [pool.pop(chooser.below(len(pool))) for _ in range(len(lead))]
-            if self._classify(card_text(chosen)) == want:
-                return "play " + card_text(chosen)
-        return None
+        misses = []
+        for chosen in itertools.combinations(held, len(lead)):
+            action = "play " + card_text(list(chosen))
+            if self._classify(card_text(list(chosen))) == want and not self._is_legal(state, seat, normalize_action(action)):
+                misses.append(action)
+        return misses[chooser.below(len(misses))] if misses else None
 
     def _classify(self, text: str) -> str:
         answer = self._ref({"cmd": "pattern", "classify": text, "options": dict(self.options)})
@@ -534,8 +535,8 @@ class Lockstep:
         hands = state["hands"]
         kind = chooser.below(7)
         plays = (state.get("round") or {}).get("plays") or []
-        if kind != 6 and plays and len(plays[0]["action"].split()) > 2 and chooser.below(2):
-            kind = 6  # a Run or a Set on the table: half the time, try one of the same kind that does not beat it
+        if kind != 6 and plays and len(plays[0]["action"].split()) > 2 and chooser.below(4):
+            kind = 6  # a Run or a Set on the table: mostly, try one of the same kind that does not beat it
         seat = to_act
         if kind == 0:  # the wrong seat, the Dreamer included, tries a legal-looking action
             seat = (to_act + 1 + chooser.below(3)) % 4

@@ -125,14 +125,17 @@ class Lane:
         """A new choice prefix from a kept hand: cut it anywhere after the setup, cut it late,
         or change one to three late choices and keep the rest (the hand mostly replays)."""
         rng, choices = self.rng, entry.choices
-        op = rng.randrange(3)
+        op = rng.randrange(4)
         if op == 0 or len(choices) <= entry.setup_len:
             return choices[:rng.randint(entry.setup_len, len(choices))]
         if op == 1:
             return choices[:_late(rng, entry)]
         changed = list(choices)
-        for _ in range(rng.randint(1, 3)):
-            changed[_late(rng, entry)] = rng.randrange(1 << 16)
+        if op == 2:
+            for _ in range(rng.randint(1, 3)):
+                changed[_late(rng, entry)] = rng.randrange(1 << 16)
+        else:  # one of the last few choices (how the hand ended: claim or go on, which card)
+            changed[max(entry.setup_len, len(choices) - 1 - rng.randrange(4))] = rng.randrange(1 << 16)
         return changed
 
     def next_hand(self, lockstep: Lockstep) -> tuple[HandOutcome, list[int]]:

@@ -63,7 +63,7 @@ def test_a_disagreement_is_the_same_whole_in_jobs_and_in_merged_shards(tmp_path:
 
 
 def test_run_jobs_and_merged_shards_give_the_results_of_one_process(tmp_path: Path) -> None:
-    args = ["run", "-q", "--area", "CALL", "--area", "SCORE"]
+    args = ["run", "-q", "--area", "CALL"]
 
     def results(path: Path) -> dict[str, tuple[str, str]]:
         data = json.loads(path.read_text(encoding="utf-8"))
