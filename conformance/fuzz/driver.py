@@ -239,6 +239,7 @@ class Lockstep:
         self.probe_percent = probe_percent
         self.setup_kinds = setup_kinds
         self.requests = 0
+        self._kinds: dict[str, str] = {}
 
     # ------------------------------------------------------------------ requests
 
@@ -519,15 +520,21 @@ class Lockstep:
             return None
         want = self._classify(" ".join(lead))
         misses = []
-        for chosen in itertools.combinations(held, len(lead)):
+        combos = list(itertools.combinations(held, len(lead)))
+        picked = random.Random(chooser.below(1 << 30)).sample(combos, min(len(combos), 48))
+        for chosen in picked:
             action = "play " + card_text(list(chosen))
             if self._classify(card_text(list(chosen))) == want and not self._is_legal(state, seat, normalize_action(action)):
                 misses.append(action)
         return misses[chooser.below(len(misses))] if misses else None
 
     def _classify(self, text: str) -> str:
-        answer = self._ref({"cmd": "pattern", "classify": text, "options": dict(self.options)})
-        return str(answer.get("pattern")) if answer.get("ok") else "none"
+        """The reference's pattern for ``text`` (asked once per card list)."""
+        kind = self._kinds.get(text)
+        if kind is None:
+            answer = self._ref({"cmd": "pattern", "classify": text, "options": dict(self.options)})
+            kind = self._kinds[text] = str(answer.get("pattern")) if answer.get("ok") else "none"
+        return kind
 
     def _probe(self, state: Message, chooser: Chooser) -> tuple[int, str] | None:
         """An action the reference must refuse, or None if the draw happened to be legal."""
