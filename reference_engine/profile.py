@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from .errors import SetupError
 
@@ -120,7 +120,22 @@ class Profile:
 
     @classmethod
     def from_options(cls, options: Mapping[str, str]) -> Profile:
-        """Build a profile from ``{decision ID: option ID}``; the rest default."""
+        """Build a profile from ``{decision ID: option ID}``; the rest default (cached: every
+        ``start`` and ``pattern`` request builds one)."""
+        try:
+            key = (cls, tuple(sorted(options.items())))
+            cached = _FROM_OPTIONS.get(key)
+        except TypeError:  # unhashable or unorderable input: build it, and let it raise
+            key, cached = None, None
+        if cached is not None:
+            return cached
+        profile = cls._from_options(options)
+        if key is not None and len(_FROM_OPTIONS) < 4096:
+            _FROM_OPTIONS[key] = profile
+        return profile
+
+    @classmethod
+    def _from_options(cls, options: Mapping[str, str]) -> Profile:
         changes: dict[str, str] = {}
         for decision, option in options.items():
             if decision not in _BY_ID:
@@ -140,6 +155,7 @@ class Profile:
 
 
 DEFAULT_PROFILE: Final = Profile()
+_FROM_OPTIONS: dict[tuple[Any, ...], Profile] = {}
 
 
 def every_option_profile() -> list[Profile]:

@@ -395,12 +395,14 @@ class Session:
         The answers are exactly those of the same requests sent one by one
         (spec/PROTOCOL.md, "batch"), so a runner can compare them step by step.
         """
-        steps, observe = message["steps"], message.get("observe", "none")
+        steps, observe, states = message["steps"], message.get("observe", "none"), message.get("state", "every")
         if not isinstance(steps, list) or not all(
                 isinstance(s, Mapping) and set(s) == {"seat", "action"} for s in steps):
             raise MalformedError("batch steps must be a list of {seat, action}")
         if observe not in ("every", "last", "none"):
             raise MalformedError(f"batch observe is every, last or none, not {observe!r}")
+        if states not in ("every", "last"):
+            raise MalformedError(f"batch state is every or last, not {states!r}")
         start: Message = {"cmd": "start", "setup": message["setup"]}
         if "options" in message:
             start["options"] = message["options"]
@@ -413,7 +415,8 @@ class Session:
             if i:
                 step = steps[i - 1]
                 entry["act"] = handle({"cmd": "act", "seat": step["seat"], "action": step["action"]})
-            entry["state"] = handle({"cmd": "state"})
+            if states == "every" or i == last:
+                entry["state"] = handle({"cmd": "state"})
             if observe == "every" or (observe == "last" and i == last):
                 entry["observations"] = [handle({"cmd": "observe", "seat": seat}) for seat in range(4)]
             answer["steps"].append(entry)

@@ -64,6 +64,10 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--observe", choices=("every", "last", "none"), default=None,
                         help="compare the four seats' observations after every step (default, when the engine "
                              "declares observe), at the end of each hand only, or never")
+    parser.add_argument("--states", choices=("every", "last"), default="every",
+                        help="compare state after every step (default), or only at the end of each hand: faster, "
+                             "and every act answer is still compared, but a wrong legal list is then caught only "
+                             "by a probe or by its consequences")
     parser.add_argument("--search", choices=("guided", "hypothesis"), default="guided",
                         help="guided (default): lanes of random hands steered toward rule outcomes not yet "
                              "reached; hypothesis: Hypothesis draws every choice (one process)")
@@ -131,6 +135,7 @@ def config_from_args(args: argparse.Namespace) -> FuzzConfig:
         report=args.report,
         batch=False if args.no_batch else None,
         direct=not args.isolate,
+        states=args.states,
         engine=args.engine,
         hands=args.hands,
         seed=args.seed,

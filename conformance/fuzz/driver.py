@@ -226,6 +226,7 @@ class Lockstep:
         probe_percent: int = 15,
         setup_kinds: tuple[str, ...] = SETUP_KINDS,
         batch: bool | None = None,
+        states: str = "every",
     ) -> None:
         self.reference = reference
         self.candidate = candidate
@@ -235,6 +236,9 @@ class Lockstep:
         if self.observe_mode not in OBSERVE_MODES:
             raise ValueError(f"observe is one of {OBSERVE_MODES}, not {observe!r}")
         self.observe = self.observe_mode != "none"
+        if states not in ("every", "last"):
+            raise ValueError(f"states is every or last, not {states!r}")
+        self.states = states
         self.batch = ("batch" in candidate.capabilities) if batch is None else batch
         self.probe_percent = probe_percent
         self.setup_kinds = setup_kinds
@@ -390,7 +394,9 @@ class Lockstep:
             if k:
                 step = trace.steps[k - 1]
                 cand_act = self._cand(sub, {"cmd": "act", "seat": step.seat, "action": step.action}, record.state)
-            cand_state = self._cand(sub, {"cmd": "state"}, record.state)
+            cand_state = None
+            if self.states == "every" or k == len(script) - 1:
+                cand_state = self._cand(sub, {"cmd": "state"}, record.state)
             cand_obs = None
             if record.observations is not None:
                 cand_obs = [self._cand(sub, {"cmd": "observe", "seat": seat}, record.state) for seat in range(4)]
@@ -404,6 +410,8 @@ class Lockstep:
         message["cmd"] = "batch"
         message["steps"] = [{"seat": s.seat, "action": s.action} for s in trace.steps]
         message["observe"] = self.observe_mode
+        if self.states != "every":
+            message["state"] = self.states
         try:
             answer = self._cand(trace, message, script[0].state)
         except _Failed as failed:
@@ -453,6 +461,8 @@ class Lockstep:
             elif not cand_act.get("ok"):
                 return Disagreement(trace, "act", ["accepted"], record.state, cand_act, before)
         ref_state = record.state
+        if cand_state is None and self.states == "last" and k < len(script) - 1:
+            return None  # states compared at the end only
         if not isinstance(cand_state, dict) or not cand_state.get("ok"):
             return Disagreement(trace, "state", ["state"], ref_state,
                                 cand_state if isinstance(cand_state, dict) else {"ok": None}, before)

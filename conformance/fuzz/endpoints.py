@@ -15,6 +15,7 @@ shape is reported as a protocol error) and validates fully only when asked.
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -92,8 +93,19 @@ class _Direct(InProcessAdapter):
     timeout, an exception is still a crash, and an answer must still be a
     dict; what it gives up is the check that the answer is JSON data and the
     isolation from a candidate that keeps and changes what it was sent
-    (``--isolate`` restores both).
+    (``--isolate`` restores both). With no timeout (``--timeout 0``) it does
+    not need the worker thread either, and calls the engine in this thread.
     """
+
+    def _call(self, fn: Callable[[], Any], what: str) -> Any:
+        if self.timeout is not None:
+            return super()._call(fn, what)
+        try:
+            return fn()
+        except Exception as exc:  # noqa: BLE001 - an engine exception is a crash of the candidate
+            self._stderr.write("".join(traceback.format_exception(exc)))
+            self._session = None
+            raise EngineCrashed(f"{what} raised {type(exc).__name__}: {exc}") from None
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
         session = self._session

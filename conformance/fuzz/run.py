@@ -68,6 +68,7 @@ class FuzzConfig:
     batch: bool | None = None  # None: if the candidate declares it
     direct: bool = True  # call an in-process candidate directly (no thread, no JSON copies)
     report: Path | None = None  # write the JSON report here
+    states: str = "every"  # compare `state` after every step, or at the end of each hand only (faster)
 
 
 @dataclass
@@ -263,7 +264,8 @@ def fuzz(config: FuzzConfig, progress: Callable[[SearchResult], None] | None = N
 
         def lockstep_for(ref: Reference, cand: Candidate) -> Lockstep:
             return Lockstep(ref, cand, options, send_options=send, observe=observe_mode,
-                            probe_percent=config.probe_percent, setup_kinds=config.setup_kinds, batch=batch)
+                            probe_percent=config.probe_percent, setup_kinds=config.setup_kinds, batch=batch,
+                            states=config.states)
 
         lockstep = lockstep_for(reference, candidate)
         lanes: list[LaneResult] = []
