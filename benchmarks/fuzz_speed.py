@@ -1,14 +1,22 @@
-"""Differential fuzzing speed: hands/s with the candidate in-process and as a subprocess.
+"""Differential fuzzing: speed, scaling, outcome coverage and mutants found (figures, not asserts).
 
-The candidate is the reference engine itself, so every hand is played to its
-end (no disagreement stops the run): in-process through the runner's
-``python:`` adapter, and as a subprocess (``python -m reference_engine``)
-through the line-delimited JSON protocol. Each is measured with the fuzzer as
-it runs (Hypothesis drawing the choices) and with plain ``random`` choices
-(the lockstep alone), with and without comparing the four observations at
-every step. Each figure is the fastest of ``--repeat`` runs (the machine may be busy).
+Prints, each beside the targets of issue 11:
 
-    python benchmarks/fuzz_speed.py --hands 200
+1. differential hands/s against the reference itself, in-process (answers
+   compared as Python dicts, no JSON) and as a subprocess declaring ``batch``,
+   each next to the reference engine's own hands/s measured in the same run;
+   with observations compared after every step, at the end of each hand, or
+   not at all, and with ``state`` compared after every step or at the end
+   (``--states last``);
+2. the speed-up of ``--jobs 2`` over ``--jobs 1`` (same campaign, same results);
+3. the rule outcome classes a 1,000-hand campaign with seed 0 reaches;
+4. hands to the first disagreement for every mutant of the catalogue, the
+   fuzzer alone (``python -m tests.mutants.sweep``).
+
+The machine may be shared: every speed is the best of ``--repeat`` runs, and
+the engine's own speed is measured in between for the ratio.
+
+    python benchmarks/fuzz_speed.py [--hands 1000] [--quick]
 """
 
 from __future__ import annotations
@@ -17,61 +25,91 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.adapters import SubprocessAdapter
-from conformance.fuzz.driver import Lockstep, RandomChooser
-from conformance.fuzz.endpoints import Reference, open_candidate
-from conformance.fuzz.search import search
+from conformance.adapters import SubprocessAdapter  # noqa: E402
+from conformance.fuzz import FuzzConfig, fuzz  # noqa: E402
+from reference_engine import Hand  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-CANDIDATES: dict[str, Callable[[], Any]] = {
-    "in-process": lambda: "python:reference_engine.wire:Session",
-    "subprocess": lambda: SubprocessAdapter([sys.executable, "-m", "reference_engine"], 30.0, cwd=str(ROOT)),
-}
 
 
-def measure(engine: Any, hands: int, seed: int, observe: bool, chooser: str) -> tuple[float, int, int]:
-    """Seconds, actions and candidate requests for ``hands`` differential hands."""
-    candidate = open_candidate(engine, timeout=30.0)
-    try:
-        _ = candidate.info  # start the engine before the clock
-        lock = Lockstep(Reference(), candidate, observe=observe)
-        start = time.perf_counter()
-        if chooser == "hypothesis":
-            result = search(lock, hands=hands, seed_value=seed, shrink=False)
-            actions = result.actions
-            assert result.disagreement is None and result.failure_count == 0
-        else:
-            rng = random.Random(seed)
-            actions = 0
-            for _ in range(hands):
-                outcome = lock.play(RandomChooser(rng))
-                assert outcome.clean, outcome
-                actions += outcome.actions
-        return time.perf_counter() - start, actions, lock.requests
-    finally:
-        candidate.close()
+def engine_hands_per_second(hands: int = 2000) -> float:
+    """The reference engine alone: random legal play, no protocol (as benchmarks/random_hands.py)."""
+    rng = random.Random(1)
+    start = time.perf_counter()
+    for i in range(hands):
+        hand = Hand.from_seed(i % 4, rng.getrandbits(64))
+        while hand.result is None:
+            hand.apply(hand.to_act, rng.choice(list(hand.legal_actions())))
+    return hands / (time.perf_counter() - start)
+
+
+def campaign_rate(engine: object, hands: int, repeat: int, **kw: object) -> tuple[float, float]:
+    """(hands/s of the campaign, engine hands/s measured right after), the best of ``repeat``."""
+    best = (0.0, 0.0)
+    for _ in range(repeat):
+        report = fuzz(FuzzConfig(engine=engine() if callable(engine) else engine, hands=hands, seed=1, out=None,
+                                 timeout=None, **kw))  # type: ignore[arg-type]
+        assert report.ok, report.format()
+        rate = report.search.hands / report.search.seconds
+        best = max(best, (rate, engine_hands_per_second(500)))
+    return best
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each measure; the fastest is shown (default 3)")
+    parser.add_argument("--hands", type=int, default=1000, help="hands per speed measure (default 1000)")
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--quick", action="store_true", help="speed only: no mutant sweep")
     args = parser.parse_args(argv)
-    print(f"{'candidate':12} {'choices':11} {'observe':8} {'hands/s':>9} {'actions/s':>10} {'requests/s':>11}")
-    for name, engine in CANDIDATES.items():
-        for chooser in ("hypothesis", "random"):
-            for observe in (True, False):
-                seconds, actions, requests = min(
-                    measure(engine(), args.hands, args.seed, observe, chooser) for _ in range(max(1, args.repeat)))
-                print(f"{name:12} {chooser:11} {'yes' if observe else 'no':8} {args.hands / seconds:9,.1f} "
-                      f"{actions / seconds:10,.0f} {requests / seconds:11,.0f}", flush=True)
+
+    def subprocess_engine() -> SubprocessAdapter:
+        return SubprocessAdapter([sys.executable, "-m", "reference_engine"], 30.0, cwd=str(ROOT))
+
+    print("1. differential hands/s against the reference (targets: >= 2,000 in-process with observations, "
+          ">= 1,000 through a subprocess declaring batch)")
+    print(f"   {'candidate':12} {'states':7} {'observe':8} {'hands/s':>9} {'engine alone':>13} {'ratio':>7}")
+    for name, engine in (("in-process", "reference"), ("subprocess", subprocess_engine)):
+        for states, observe in (("every", "every"), ("every", "last"), ("last", "last"), ("last", "none")):
+            rate, alone = campaign_rate(engine, args.hands, args.repeat, states=states, observe=observe)
+            print(f"   {name:12} {states:7} {observe:8} {rate:9,.0f} {alone:13,.0f} {rate / alone:7.1%}", flush=True)
+
+    print("\n2. --jobs 2 against --jobs 1 (target: >= 1.8x on 2 cores)")
+    times = {}
+    for jobs in (1, 2):
+        best = float("inf")
+        for _ in range(args.repeat):
+            started = time.perf_counter()
+            report = fuzz(FuzzConfig(engine="reference", hands=args.hands * 2, seed=1, out=None, jobs=jobs,
+                                     timeout=None, states="every", observe="last"))
+            best = min(best, time.perf_counter() - started)
+            assert report.ok
+        times[jobs] = best
+        print(f"   --jobs {jobs}: {args.hands * 2} hands in {best:.2f} s ({args.hands * 2 / best:,.0f} hands/s)",
+              flush=True)
+    print(f"   speed-up: {times[1] / times[2]:.2f}x")
+
+    print("\n3. outcome coverage of a 1,000-hand campaign, seed 0 (target: every class)")
+    report = fuzz(FuzzConfig(engine="reference", hands=1000, seed=0, out=None, timeout=None))
+    for line in report.coverage_lines():
+        print("   " + line)
+
+    if args.quick:
+        return
+    print("\n4. the fuzzer alone against every mutant of the catalogue, 1,000 hands each at most "
+          "(target: every one found)")
+    from tests.mutants.sweep import format_row, fuzz_mutants, load_catalogue
+
+    mutants = load_catalogue()
+    rows = fuzz_mutants(mutants, hands=1000, seed=0, shrink=False,
+                        progress=lambda row: print("   " + format_row(row, 1000), flush=True))
+    found = sorted(r.found_at for r in rows if r.found_at is not None)
+    missed = [r.id for r in rows if r.found_at is None]
+    print(f"   {len(found)} of {len(rows)} found; most hands needed: {found[-1] if found else '-'}"
+          + (f"; not found: {', '.join(missed)}" if missed else ""))
 
 
 if __name__ == "__main__":
