@@ -90,6 +90,9 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
                         help="percent of steps that first try an action the reference refuses (default 15)")
     parser.add_argument("--setup", action="append", choices=SETUP_KINDS, default=[],
                         help="setup kinds to draw from (repeatable; default all: hands, seed, deck, tigers)")
+    parser.add_argument("--game", action="store_true",
+                        help="play whole four-hand games (dealer rotation, void hands, cumulative scores) in "
+                             "lockstep instead of single hands; disagreements are written as game scenarios")
     parser.add_argument("--timeout", type=float, default=10.0,
                         help="seconds the candidate may take per request (default 10)")
     parser.add_argument("--validate", action="store_true",
@@ -136,6 +139,7 @@ def config_from_args(args: argparse.Namespace) -> FuzzConfig:
         batch=False if args.no_batch else None,
         direct=not args.isolate,
         states=args.states,
+        game=args.game,
         engine=args.engine,
         hands=args.hands,
         seed=args.seed,

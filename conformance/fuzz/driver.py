@@ -30,6 +30,10 @@ from .compare import (
 from .endpoints import Candidate, Message, Reference
 
 SETUP_KINDS = ("hands", "seed", "deck", "tigers")
+GAME_KIND = "game"
+"""A whole game (``--game``): four counting hands from seeded deals, played in lockstep."""
+GAME_DEALS = 16
+"""Deals given to a game: enough for its 4 counting hands and the void or uncounted ones between."""
 """How a hand is set up. ``hands``: explicit hands from a random partition;
 ``seed``: the candidate deals by D33; ``deck``: by D2 from a random deck order;
 ``tigers``: explicit hands where one active player holds the Five Tigers (TIG-1),
@@ -271,6 +275,11 @@ class Lockstep:
         """A random setup; the simplest choice (0) is explicit hands."""
         kinds = self.setup_kinds
         # weights 45/30/15/10 over the kinds given, simplest first
+        if kinds == (GAME_KIND,):
+            first_dealer = chooser.below(4)
+            rng = random.Random(chooser.seed())
+            return GAME_KIND, {"game": {"first_dealer": first_dealer,
+                                        "deals": [{"seed": rng.getrandbits(64)} for _ in range(GAME_DEALS)]}}
         weights = {"hands": 45, "seed": 30, "deck": 15, "tigers": 10}
         total = sum(weights[k] for k in kinds)
         pick = chooser.below(total)
@@ -342,7 +351,7 @@ class Lockstep:
         trace.hands = list(ref_state["hands"])
         every = self.observe_mode == "every"
         script = [_Record(None, ref_state, self._ref_observations() if every else None)]
-        for _ in range(MAX_STEPS):
+        for _ in range(MAX_STEPS * (GAME_DEALS if trace.setup_kind == GAME_KIND else 1)):
             if ref_state["to_act"] is None:
                 break
             if self.probe_percent and chooser.below(100) >= 100 - self.probe_percent:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import AdapterError, ConformanceError
 from .cli import DEFAULT_OUT
-from .driver import SETUP_KINDS, CandidateFailure, Disagreement, Lockstep
+from .driver import GAME_KIND, SETUP_KINDS, CandidateFailure, Disagreement, Lockstep
 from .endpoints import Candidate, Reference, default_schemas, open_candidate
 from .scenario import (
     Verifier,
@@ -68,6 +68,7 @@ class FuzzConfig:
     batch: bool | None = None  # None: if the candidate declares it
     direct: bool = True  # call an in-process candidate directly (no thread, no JSON copies)
     report: Path | None = None  # write the JSON report here
+    game: bool = False  # whole four-hand games instead of single hands
     states: str = "every"  # compare `state` after every step, or at the end of each hand only (faster)
 
 
@@ -130,7 +131,8 @@ class FuzzReport:
                  f"options {_options_text(self.options)}"
                  + ("" if self.observe else " (observations not compared)")]
         rate = s.hands / s.seconds if s.seconds else 0.0
-        lines.append(f"hands: {s.hands}  actions: {s.actions}  time: {s.seconds:.2f} s  ({rate:,.0f} hands/s)"
+        unit = "games" if self.config.game else "hands"
+        lines.append(f"{unit}: {s.hands}  actions: {s.actions}  time: {s.seconds:.2f} s  ({rate:,.0f} {unit}/s)"
                      + (f"  [{self.config.search}: lanes {_lanes_text(self.lane_ids, self.config.lanes)}"
                         f", jobs {self.config.jobs}" if self.config.search == "guided" else "  [hypothesis")
                      + f", observations {self.observe_mode}{', batch' if self.batch else ''}]")
@@ -263,8 +265,9 @@ def fuzz(config: FuzzConfig, progress: Callable[[SearchResult], None] | None = N
         batch = ("batch" in info.capabilities) if config.batch is None else config.batch
 
         def lockstep_for(ref: Reference, cand: Candidate) -> Lockstep:
+            kinds = (GAME_KIND,) if config.game else config.setup_kinds
             return Lockstep(ref, cand, options, send_options=send, observe=observe_mode,
-                            probe_percent=config.probe_percent, setup_kinds=config.setup_kinds, batch=batch,
+                            probe_percent=config.probe_percent, setup_kinds=kinds, batch=batch,
                             states=config.states)
 
         lockstep = lockstep_for(reference, candidate)

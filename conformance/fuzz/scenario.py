@@ -76,6 +76,8 @@ def expectation(state: Mapping[str, Any], fields: list[str], other: Mapping[str,
         elif f == "result":
             if value is not None:
                 expect[f] = dict(value)
+        elif f == "game" and isinstance(value, Mapping):
+            expect[f] = {k: value[k] for k in ("hand", "deals", "scores") if k in value}
     return expect
 
 
@@ -164,7 +166,7 @@ def disagreement_scenario(d: Disagreement, classify: Classifier, *, explicit: bo
         expect = expectation(d.reference, fields, d.candidate)
         if not expect:
             return None
-        if d.reference.get("phase") == "ended" and d.trace.steps:
+        if d.reference.get("phase") in ("ended", "game-over") and d.trace.steps:
             final = expect
         elif steps:
             steps[-1]["expect"] = expect
@@ -178,7 +180,8 @@ def disagreement_scenario(d: Disagreement, classify: Classifier, *, explicit: bo
                 notes.append(f"{m.key}: " + "; ".join(" ".join(line.split()) for line in m.diff))
     if provenance:
         notes.append(provenance)
-    body: dict[str, Any] = {"setup": _setup(d.trace, explicit)}
+    body: dict[str, Any] = {"setup": _setup(d.trace, explicit) if "game" not in d.trace.setup
+                            else dict(d.trace.setup["game"])}
     if steps:
         body["steps"] = steps
     if final:
@@ -193,7 +196,7 @@ def disagreement_scenario(d: Disagreement, classify: Classifier, *, explicit: bo
         "tags": ["fuzz"],
         "generated": True,
         "notes": "\n".join(notes) + "\n",
-        "trajectory": body,
+        ("game" if "game" in d.trace.setup else "trajectory"): body,
     }
 
 
@@ -363,12 +366,13 @@ def write_verified(build: Any, out_dir: Path, verifier: Verifier | None, explici
         scenario = build(explicit)
         if scenario is None:
             return None
-        if not explicit and last is not None and scenario["trajectory"]["setup"] == _load_setup(last.path):
+        body = scenario.get("trajectory") or scenario["game"]
+        if not explicit and last is not None and body["setup"] == _load_setup(last.path):
             break  # the setup was explicit already: nothing else to try
         if last is not None:
             last.path.unlink(missing_ok=True)
         path = write(scenario, out_dir, header)
-        written = Written(path, scenario["id"], list(scenario["clauses"]), "hands" in scenario["trajectory"]["setup"])
+        written = Written(path, scenario["id"], list(scenario["clauses"]), "hands" in body["setup"])
         if verifier is not None:
             written.reference, written.candidate, written.problems = verifier.run(path)
             if written.verified:
@@ -382,7 +386,8 @@ def write_verified(build: Any, out_dir: Path, verifier: Verifier | None, explici
 def _load_setup(path: Path) -> Any:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        return data["scenarios"][0]["trajectory"]["setup"]
+        scenario = data["scenarios"][0]
+        return (scenario.get("trajectory") or scenario["game"])["setup"]
     except Exception:  # noqa: BLE001
         return None
 
@@ -396,4 +401,5 @@ def reference_classifier(reference: Reference, options: Mapping[str, str] | None
 
 
 def disagreement_needs_original_setup(d: Disagreement) -> bool:
-    return not d.trace.steps and "hands" in d.fields and "hands" not in d.trace.setup
+    return ("game" in d.trace.setup
+            or (not d.trace.steps and "hands" in d.fields and "hands" not in d.trace.setup))

@@ -158,3 +158,22 @@ def test_every_campaign_prints_its_outcome_coverage_and_names_the_unreached() ->
     assert "outcome coverage:" in text and "UNREACHED: " in text
     assert report.unreached and all(c.id in text for c in report.unreached)
     assert sum(report.coverage.values()) > 10
+
+
+# ------------------------------------------------------------------ game mode
+
+
+def test_game_mode_finds_a_misreading_visible_across_hands_and_writes_a_game_scenario(tmp_path: Path) -> None:
+    import yaml
+
+    m = catalogue.get("void-hand-counts")  # a void hand counted toward the game's four (GAME-2, D31)
+    out = tmp_path / "generated" / "fuzz"
+    report = fuzz(FuzzConfig(engine=m.factory, label="m", hands=20, seed=0, out=out, game=True, shrink_seconds=3))
+    d = report.disagreement
+    assert d is not None and "game" in d.fields, report.format()
+    (written,) = report.written
+    assert written.verified, report.format()
+    (scenario,) = yaml.safe_load(written.path.read_text(encoding="utf-8"))["scenarios"]
+    assert set(scenario["game"]["setup"]) == {"first_dealer", "deals"} and "trajectory" not in scenario
+    assert report.format().startswith("fuzz:") and "games: " in report.format()
+    assert fuzz(FuzzConfig(engine="reference", hands=3, seed=0, out=None, game=True, observe="last")).ok
