@@ -18,7 +18,7 @@ import itertools
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 from ..errors import AdapterError
 from ..notation import CANONICAL_DECK, card_text, cards, normalize_action
@@ -44,6 +44,15 @@ MAX_STEPS = 400
 OBSERVE_MODES = ("every", "last", "none")
 """When observations are compared: after every step, at the end of each hand only, or never."""
 VERBS_ALONE = ("call", "pass", "claim", "continue", "tigers", "decline")
+
+
+def observe_mode(observe: bool | str) -> str:
+    """``every``, ``last`` or ``none`` from a mode or a boolean (True: every step)."""
+    if observe is True:
+        return "every"
+    if observe is False:
+        return "none"
+    return observe
 
 
 class Chooser(Protocol):
@@ -236,7 +245,7 @@ class Lockstep:
         self.candidate = candidate
         self.options = dict(options or {})
         self.send_options = send_options
-        self.observe_mode = {True: "every", False: "none"}.get(observe, observe)  # type: ignore[call-overload]
+        self.observe_mode = observe_mode(observe)
         if self.observe_mode not in OBSERVE_MODES:
             raise ValueError(f"observe is one of {OBSERVE_MODES}, not {observe!r}")
         self.observe = self.observe_mode != "none"
@@ -303,7 +312,7 @@ class Lockstep:
             # half the time the Five Tigers; else the four suited 1s without Wan Sin (almost the
             # Five Tigers), or four of the five with the fifth as the Dreamer's card
             variant = chooser.below(4)
-            tigers = FIVE_TIGERS[:4] if variant == 2 else FIVE_TIGERS
+            tigers: tuple[str, ...] = FIVE_TIGERS[:4] if variant == 2 else FIVE_TIGERS
             hands: list[list[str]] = [[], [], [], []]
             if variant == 3:
                 dreamer_card = FIVE_TIGERS[chooser.below(5)]
@@ -449,7 +458,7 @@ class Lockstep:
                 return found
         return None
 
-    def _fail(self, trace: Trace, request: Message, reference_state: Message, message: str) -> None:
+    def _fail(self, trace: Trace, request: Message, reference_state: Message, message: str) -> NoReturn:
         self.candidate.engine.adapter.kill()
         raise _Failed(CandidateFailure(trace=trace, request=request, status="error", message=message,
                                        reference_state=reference_state))

@@ -52,7 +52,7 @@ def campaign_of(report: dict[str, Any]) -> Campaign:
         r = LaneResult(lane["lane"], [HandRecord(h[0], tuple(h[1]), h[2], h[3]) for h in lane["hands"]])
         if lane.get("found"):
             r.found_at, r.choices = lane["found"]["index"], lane["found"]["choices"]
-            r.found = lane["found"]  # type: ignore[assignment]  # a summary, not a Disagreement
+            r.found = lane["found"]  # a summary, not a Disagreement
         results.append(r)
     return combine(results)
 

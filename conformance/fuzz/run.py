@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import AdapterError, ConformanceError
 from .cli import DEFAULT_OUT
+from .driver import observe_mode as driver_observe_mode
 from .driver import GAME_KIND, SETUP_KINDS, CandidateFailure, Disagreement, Lockstep
 from .endpoints import Candidate, Reference, default_schemas, open_candidate
 from .scenario import (
@@ -259,7 +260,7 @@ def fuzz(config: FuzzConfig, progress: Callable[[SearchResult], None] | None = N
         options, send = _decide_options(config, candidate, reference)
         can_observe = "observe" in info.capabilities
         observe: bool | str = can_observe if config.observe is None else config.observe
-        observe_mode = {True: "every", False: "none"}.get(observe, observe)  # type: ignore[call-overload]
+        observe_mode = driver_observe_mode(observe)
         if observe_mode != "none" and not can_observe and config.observe is not None:
             raise FuzzConfigError(f"{candidate.label} does not declare the capability observe")
         batch = ("batch" in info.capabilities) if config.batch is None else config.batch
