@@ -440,6 +440,10 @@ class Lockstep:
             raise failed
         start, steps = answer.get("start"), answer.get("steps")
         if answer.get("ok") is not True or not isinstance(start, dict) or not isinstance(steps, list):
+            # An error (an engine's internal error, say) or a garbled answer: find the step step by step.
+            found = self._candidate_steps(trace, script)
+            if found is not None:
+                return found
             self._fail(trace, message, script[0].state, f"the answer to batch is not a batch answer: {_short(answer)}")
         if not start.get("ok"):
             return Disagreement(self._upto(trace, 0), "start", ["setup"], {"ok": True}, start)
