@@ -172,3 +172,15 @@ class ExtraFields(Session):
         elif message.get("cmd") == "state" and answer.get("ok"):
             answer["x_debug"] = id(self)
         return answer
+
+
+class RoundOutsidePlaying(Session):
+    """Sends a ``round`` object in every phase (as protocol-1 engines did): not defined outside playing."""
+
+    name = "fake-round-everywhere"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if message.get("cmd") == "state" and answer.get("ok") and answer.get("round") is None:
+            answer["round"] = {"leader": answer["dealer"], "plays": []}
+        return answer

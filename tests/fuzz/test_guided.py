@@ -111,6 +111,12 @@ def test_fields_no_schema_defines_are_never_compared() -> None:
     assert fuzz(FuzzConfig(engine=fakes.ExtraFields, hands=20, seed=1, out=None)).ok
 
 
+def test_a_field_compared_only_in_some_phases_follows_its_schema_annotation() -> None:
+    # state.response.schema.json: `round` has x-compare-when {phase: [playing]} (not defined elsewhere)
+    assert dict(compared_fields().state.when)["round"] == (("phase", ("playing",)),)
+    assert fuzz(FuzzConfig(engine=fakes.RoundOutsidePlaying, hands=30, seed=0, out=None)).ok
+
+
 def test_a_missing_required_field_is_a_disagreement() -> None:
     report = fuzz(FuzzConfig(engine=fakes.MissingRequiredField, hands=5, seed=0, out=None, shrink=False))
     d = report.disagreement
