@@ -29,9 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.adapters import SubprocessAdapter  # noqa: E402
-from conformance.fuzz import FuzzConfig, fuzz  # noqa: E402
-from reference_engine import Hand  # noqa: E402
+from conformance.adapters import SubprocessAdapter
+from conformance.fuzz import FuzzConfig, fuzz
+from reference_engine import Hand
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from . import parallel
 from .adapters import ENGINE_SPEC_HELP, parse_engine_spec
 from .engine import Engine
 from .errors import InputError
-from . import parallel
 from .expected import load_expected_failures
 from .fuzz import cli as fuzz_cli
 from .loader import BODY_KINDS, Filters, Scenario, load_scenarios, select

@@ -69,10 +69,9 @@ _JOB: dict[str, Any] = {}
 
 
 def _run_part(indices: list[int]) -> list[tuple[int, Result]]:
+    from .adapters import parse_engine_spec
     from .engine import Engine
     from .runner import ScenarioRunner
-
-    from .adapters import parse_engine_spec
 
     engine = Engine(_JOB["engine_spec"], _JOB["schemas"], timeout=_JOB["timeout"])
     diagnosis = Engine(parse_engine_spec("reference"), _JOB["schemas"], timeout=_JOB["timeout"])
@@ -143,7 +142,7 @@ def merge_run_reports(reports: Sequence[dict[str, Any]], names: Sequence[str]) -
         raise InputError("the reports are of different engines: " + ", ".join(sorted(engines)))
     seen: dict[str, str] = {}
     results: list[dict[str, Any]] = []
-    for report, name in zip(reports, names):
+    for report, name in zip(reports, names, strict=True):
         for r in report.get("results", []):
             if r["id"] in seen:
                 raise InputError(f"{name}: scenario {r['id']!r} is also in {seen[r['id']]} (overlapping shards?)")

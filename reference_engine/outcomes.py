@@ -130,7 +130,7 @@ def hand_outcomes(hand: Hand, refused_rules: Iterable[str | None] = ()) -> froze
     result = hand.result
     history = hand.history
     declined = False
-    for seat, action in history:
+    for _seat, action in history:
         verb = action.verb
         if verb == CONTINUE:
             declined = True

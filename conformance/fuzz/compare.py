@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..notation import NotationError, card_text, cards, normalize_action
-
 from .fields import ABSENT, compared_fields
 
 

@@ -386,10 +386,7 @@ class Lockstep:
         if self.observe_mode == "last":
             script[-1] = _Record(script[-1].act, ref_state, self._ref_observations())
         outcomes = self.reference.outcomes([s.rule for s in trace.steps if s.kind == "reject"])
-        if self.batch:
-            found = self._candidate_batch(trace, script)
-        else:
-            found = self._candidate_steps(trace, script)
+        found = self._candidate_batch(trace, script) if self.batch else self._candidate_steps(trace, script)
         if found is not None:
             return HandOutcome(found.trace, len(found.trace.steps), found, outcomes=outcomes)
         return HandOutcome(trace, len(trace.steps), result=ref_state["result"], outcomes=outcomes)

@@ -30,8 +30,9 @@ import os
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .driver import CandidateFailure, Disagreement, HandOutcome, Lockstep, Trace
 

@@ -9,7 +9,8 @@ are the report of the campaign played in one go.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .guided import Campaign, HandRecord, LaneResult, combine
 

@@ -12,9 +12,19 @@ from typing import Any
 
 from ..errors import AdapterError, ConformanceError
 from .cli import DEFAULT_OUT
-from .driver import observe_mode as driver_observe_mode
 from .driver import GAME_KIND, SETUP_KINDS, CandidateFailure, Disagreement, Lockstep
+from .driver import observe_mode as driver_observe_mode
 from .endpoints import Candidate, Reference, default_schemas, open_candidate
+from .guided import (
+    DEFAULT_LANES,
+    Campaign,
+    LaneResult,
+    combine,
+    play_lanes,
+    play_parallel,
+    shard_lanes,
+    shrink,
+)
 from .scenario import (
     Verifier,
     Written,
@@ -24,17 +34,6 @@ from .scenario import (
     reference_classifier,
     write_trace,
     write_verified,
-)
-from .guided import (
-    DEFAULT_LANES,
-    Campaign,
-    LaneResult,
-    available_cpus,
-    combine,
-    play_lanes,
-    play_parallel,
-    shard_lanes,
-    shrink,
 )
 from .search import SearchResult, search
 

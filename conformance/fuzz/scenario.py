@@ -35,9 +35,9 @@ from ..runner import run_scenarios
 from ..specdata import SpecData, load_spec_data
 from .clauses import Classifier, disagreement_clauses, failure_clauses
 from .compare import differing_seats, state_fields
-from .fields import scenario_observe_fields
 from .driver import CandidateFailure, Disagreement, Step, Trace
 from .endpoints import Candidate, Reference, default_schemas
+from .fields import scenario_observe_fields
 
 Message = dict[str, Any]
 
@@ -153,14 +153,8 @@ def disagreement_scenario(d: Disagreement, classify: Classifier, *, explicit: bo
             err = d.candidate.get("error", {})
             notes.append(f"The reference refuses it ({ref_text}); the candidate as {err.get('kind')}: {err.get('message')}")
     elif d.where == "observe":
-        expect = observe_expectation(d)
-        if expect is None:
+        if not _expect_observation(d, steps, notes):
             return None
-        if steps:
-            steps[-1]["expect"] = expect
-        else:
-            steps.append({"expect": expect})
-        notes.append(f"Seat {d.seat} observes differently: " + ", ".join(d.detail) + ".")
     else:  # state
         fields = [f for f in d.fields if f != "state"] or list(state_fields())
         expect = expectation(d.reference, fields, d.candidate)
@@ -198,6 +192,19 @@ def disagreement_scenario(d: Disagreement, classify: Classifier, *, explicit: bo
         "notes": "\n".join(notes) + "\n",
         ("game" if "game" in d.trace.setup else "trajectory"): body,
     }
+
+
+def _expect_observation(d: Disagreement, steps: list[dict[str, Any]], notes: list[str]) -> bool:
+    """Put the observation the reference gives at the last step; False if no scenario can hold it."""
+    expect = observe_expectation(d)
+    if expect is None:
+        return False
+    if steps:
+        steps[-1]["expect"] = expect
+    else:
+        steps.append({"expect": expect})
+    notes.append(f"Seat {d.seat} observes differently: " + ", ".join(d.detail) + ".")
+    return True
 
 
 def observe_expectation(d: Disagreement) -> dict[str, Any] | None:
