@@ -226,7 +226,7 @@ def play_parallel(make_lockstep: Callable[[], tuple[Lockstep, Callable[[], None]
             parts = pool.map(_worker_run, groups)
     finally:
         _WORKER.clear()
-    return [r for part in parts for r in part]
+    return trim([r for part in parts for r in part])
 
 
 def available_cpus() -> int:
@@ -302,6 +302,22 @@ class Campaign:
     failures: list[CandidateFailure]
     failure_count: int
     coverage: Counter[str]
+
+
+def trim(lanes: list[LaneResult]) -> list[LaneResult]:
+    """The lanes cut at the first disagreement over all of them, as one process would have stopped them
+    (a lane in another process may have played on before it heard of the disagreement)."""
+    found = [r.found_at for r in lanes if r.found_at is not None]
+    if not found:
+        return lanes
+    cutoff = min(found)
+    out = []
+    for r in lanes:
+        kept = LaneResult(r.lane, [h for h in r.hands if h.index <= cutoff])
+        if r.found_at is not None and r.found_at <= cutoff:
+            kept.found_at, kept.found, kept.choices = r.found_at, r.found, r.choices
+        out.append(kept)
+    return out
 
 
 def combine(lanes: list[LaneResult], max_failures: int = 20) -> Campaign:
