@@ -1,13 +1,19 @@
-"""Differential fuzzing of an engine against the reference engine (issue 6).
+"""Differential fuzzing of an engine against the reference engine (issues 6 and 11).
 
-The reference engine and a candidate play the same random hands in lockstep
-(:mod:`~conformance.fuzz.driver`); at every step their ``state`` and
-``observe`` answers are compared. Hypothesis draws every random choice and,
-on the first disagreement, shrinks the hand to the fewest actions
-(:mod:`~conformance.fuzz.search`); the shrunk hand is written as a YAML
-scenario whose expectations are the reference's answers, then run through the
-conformance runner to confirm that it passes on the reference and fails on
-the candidate (:mod:`~conformance.fuzz.scenario`).
+The reference engine plays a random hand (or, with ``--game``, a whole game)
+and the candidate answers the same requests, in one ``batch`` request if it
+declares the capability, else one by one (:mod:`~conformance.fuzz.driver`);
+their answers are compared on the fields the protocol schemas define
+(:mod:`~conformance.fuzz.fields`). The search (:mod:`~conformance.fuzz.guided`)
+splits a campaign into independent lanes, each steering toward the rule
+outcomes it has not met (``reference_engine.outcomes``); lanes spread over
+``--jobs`` processes or ``--shard`` machines with the same results, and every
+campaign prints its outcome coverage. The first disagreement is shrunk to the
+fewest actions and written as a YAML scenario whose expectations are the
+reference's answers, then run through the conformance runner to confirm that
+it passes on the reference and fails on the candidate
+(:mod:`~conformance.fuzz.scenario`). ``--search hypothesis`` lets Hypothesis
+draw and shrink every choice instead.
 
 >>> from conformance.fuzz import FuzzConfig, fuzz
 >>> report = fuzz(FuzzConfig(engine="reference", hands=3, out=None))
