@@ -681,11 +681,21 @@ class SubprocessAdapter(Adapter):
 _LIVE: set[SubprocessAdapter] = set()
 
 
-def kill_all_engines() -> None:
-    """Kill every engine process (and its group) this process started and has not yet ended."""
-    for adapter in list(_LIVE):
+def live_engines() -> frozenset[SubprocessAdapter]:
+    """The subprocess adapters whose engine is started and not yet killed."""
+    return frozenset(_LIVE)
+
+
+def kill_engines_started_after(before: frozenset[SubprocessAdapter] = frozenset()) -> None:
+    """Kill every engine process (and its group) started and not ended, except those in ``before``."""
+    for adapter in list(_LIVE - before):
         with contextlib.suppress(Exception):
             adapter.kill()
+
+
+def kill_all_engines() -> None:
+    """Kill every engine process (and its group) this process started and has not yet ended."""
+    kill_engines_started_after()
 
 
 atexit.register(kill_all_engines)
