@@ -13,6 +13,7 @@ import math
 import os
 import shutil
 import signal
+import tempfile
 from pathlib import Path
 from typing import Iterator
 
@@ -89,13 +90,24 @@ def _writable_problem(path: Path) -> str | None:
 
 
 def check_writable_dir(option: str, path: Path) -> None:
-    """Refuse a folder that cannot be created or written (``fuzz --out``)."""
+    """Refuse a folder that cannot be created or written (``fuzz --out``); leave nothing behind."""
+    created: list[Path] = []
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        created.append(probe)
+        probe = probe.parent
     try:
         path.mkdir(parents=True, exist_ok=True)
+        if not path.is_dir():
+            raise InputError(f"{option} {path}: not a folder")
+        with tempfile.TemporaryFile(dir=path):
+            pass
     except OSError as exc:
-        raise InputError(f"{option} {path}: cannot create the folder ({exc.strerror or exc})") from None
-    if not path.is_dir() or not os.access(path, os.W_OK | os.X_OK):
-        raise InputError(f"{option} {path}: not a writable folder")
+        raise InputError(f"{option} {path}: not a writable folder ({exc.strerror or exc})") from None
+    finally:
+        for folder in created:  # deepest first: the run creates what it needs when it writes
+            with contextlib.suppress(OSError):
+                folder.rmdir()
 
 
 def check_engine_command(spec: EngineSpec) -> None:
