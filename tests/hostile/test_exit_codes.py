@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from conftest import EXAMPLES, REPO, cli_env, engine_spec, processes_with
+from .hostile_helpers import EXAMPLES, REPO, cli_env, engine_spec, processes_with
 
 README = REPO / "conformance" / "README.md"
 COMMANDS = ("run", "list", "check", "fuzz")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import N_SCENARIOS, engine_spec, run_cli
+from .hostile_helpers import N_SCENARIOS, engine_spec, run_cli
 
 # mode -> (status of the calling trajectory, which meets the fault at `state`; status of the 7 others)
 CASES = {

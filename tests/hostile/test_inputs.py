@@ -20,8 +20,8 @@ from conformance.results import Result
 from conformance.safety import check_output_paths
 from conformance.schemas import load_schemas
 from conformance.specdata import load_spec_data
-from conftest import HERE, REPO
-from test_exit_codes import BOMB
+from .hostile_helpers import HERE, REPO
+from .test_exit_codes import BOMB
 
 SPEC = REPO / "spec"
 
