@@ -298,8 +298,9 @@ class InProcessAdapter(Adapter):
             return
         jobs.put(None)  # once interrupted, the worker's loop ends here
         if worker.ident is not None:
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident),
-                                                       ctypes.py_object(_EngineInterrupted))
+            with contextlib.suppress(AttributeError):  # CPython only: elsewhere the thread is left to end
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident),
+                                                           ctypes.py_object(_EngineInterrupted))
         worker.join(grace)
         if worker.is_alive():
             self._stuck = worker

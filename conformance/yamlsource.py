@@ -158,16 +158,16 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[YamlDocument | No
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
+        bad_line = raw.count(b"\n", 0, exc.start) + 1
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        return None, [Problem(shown, line, f"not UTF-8: byte {raw[exc.start]:#04x} at column {column} ({exc.reason})")]
+        return None, [Problem(shown, bad_line, f"not UTF-8: byte {raw[exc.start]:#04x} at column {column} ({exc.reason})")]
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.reader.ReaderError as exc:
         # The reader reports a character offset: turn it into a line.
-        line = text.count("\n", 0, exc.position) + 1
+        at_line = text.count("\n", 0, exc.position) + 1
         char = exc.character if isinstance(exc.character, str) else chr(exc.character)
-        return None, [Problem(shown, line, f"invalid YAML: character {char!r} (U+{ord(char):04X}) is not allowed in YAML")]
+        return None, [Problem(shown, at_line, f"invalid YAML: character {char!r} (U+{ord(char):04X}) is not allowed in YAML")]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None

@@ -17,7 +17,7 @@ import pytest
 from .hostile_helpers import EXAMPLES, REPO, cli_env, engine_spec, processes_with
 
 README = REPO / "conformance" / "README.md"
-COMMANDS = ("run", "list", "check", "fuzz")
+COMMANDS = ("run", "list", "check", "smoke", "fuzz")
 PAT = str(EXAMPLES / "patterns.yaml")
 BOMB = """\
 a: &a ["x","x","x","x","x","x","x","x","x"]
@@ -60,6 +60,10 @@ def cases(tmp):
         ("check", 0): [["check"], ["check", "--id", "example-*"]],
         ("check", 2): [["check", "--scenarios", str(bomb)], ["check", "--id", "nothing"],
                        ["check", "--spec", str(tmp / "broken-spec")]],
+        ("smoke", 0): [["smoke"]],
+        ("smoke", 1): [["smoke", "--engine", engine_spec("cmd", "crash", "exit-codes-table")]],
+        ("smoke", 2): [["smoke", "--timeout", "nan"], ["smoke", "--engine", "cmd:/no/such/engine"],
+                       ["smoke", "--engine", "nonsense"]],
         ("fuzz", 0): [["fuzz", "--engine", "reference", "--hands", "3", "--no-write"]],
         ("fuzz", 1): [["fuzz", "--engine", "python:tests.mutants.catalogue:clockwise", "--hands", "40",
                        "--no-write", "--no-shrink"]],
