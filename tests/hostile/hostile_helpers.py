@@ -24,7 +24,10 @@ N_SCENARIOS = 8
 
 
 def processes_with(marker: str) -> list[int]:
-    """PIDs of live processes whose command line holds ``marker`` (zombies are dead: not counted)."""
+    """PIDs of live processes with ``marker`` as one of their arguments (zombies are dead: not counted).
+
+    A whole argument: the runner's own command line holds the marker only inside its ``cmd:…`` engine spec.
+    """
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -34,7 +37,7 @@ def processes_with(marker: str) -> list[int]:
             state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
-        if marker.encode() in cmdline and state != "Z":
+        if marker.encode() in cmdline.split(b"\0") and state != "Z":
             found.append(int(entry))
     return found
 
