@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import io
 from collections import Counter
 import sys
 import time
@@ -255,8 +256,10 @@ def cmd_smoke(args: argparse.Namespace, out: TextIO) -> int:
             report = smoke(engine, load_spec_data(spec_dir))
         finally:
             engine.close()
-    out.write(f"smoke test of {args.engine}\n")
-    report.write(out)
+    out.write(terminal_safe(f"smoke test of {args.engine}") + "\n")
+    buffer = io.StringIO()
+    report.write(buffer)
+    out.write(terminal_safe(buffer.getvalue()))  # engine messages may hold escapes
     return EXIT_FAILED if report.problems else EXIT_OK
 
 

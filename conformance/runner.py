@@ -37,6 +37,17 @@ MAX_STORED_ANSWER = 16 * 1024
 """Characters of one answer kept in a transcript; a larger answer is kept as its head."""
 
 
+MAX_STDERR_PASSED = 2000
+"""Characters of engine stderr kept for a scenario that passed or was skipped (the last ones)."""
+
+
+def kept_stderr(text: str, status: str) -> str:
+    """The engine's stderr as a result keeps it: whole (up to the adapter's bound) for a failure, its tail else."""
+    if status in (PASS, SKIP) and len(text) > MAX_STDERR_PASSED:
+        return f"[… {len(text) - MAX_STDERR_PASSED} characters dropped …]\n" + text[-MAX_STDERR_PASSED:]
+    return text
+
+
 def stored_answer(answer: dict[str, Any] | None) -> dict[str, Any] | None:
     """``answer`` as kept in a transcript: itself when small, else a clipped text of it."""
     if answer is None:
@@ -176,7 +187,7 @@ class ScenarioRunner:
             status=status, reason=reason_text, key=key, diff=tuple(diff),
             step=ctx.step, at=ctx.at, at_line=at_line, action=ctx.action,
             rules=self.spec.clauses_behind(rule_keys, scenario.clauses) if status not in (PASS, SKIP) else (),
-            stderr=self.engine.take_stderr(), duration=time.perf_counter() - started,
+            stderr=kept_stderr(self.engine.take_stderr(), status), duration=time.perf_counter() - started,
             transcript=tuple(ctx.transcript) if status not in (PASS, SKIP) else (), **base)  # type: ignore[arg-type]
         return apply_expected(result, self.expected)
 

@@ -15,6 +15,7 @@ huge           answers every refusal with an 8 MB message (valid, so the scenari
 huge-state     answers `state` with an 8 MB schema-invalid line
 nested         answers `state` with 100,000 nested arrays
 hog            allocates 300 MB, then (subprocess) hangs / (in-process) raises MemoryError
+chatty         writes 64 KB on stderr for every request, otherwise correct
 ansi           writes ANSI escapes and control characters on stderr and in an `internal` error for `state`
 """
 
@@ -41,6 +42,12 @@ ANSI = "\x1b[2J\x1b[31mRED\x1b[0m\rOVERWRITE\x07"
 class Hostile(ScriptedSession):
     mode = "correct"
     marker = ""
+
+    def handle(self, message: dict[str, Any]) -> dict[str, Any]:
+        if self.mode == "chatty":
+            sys.stderr.write("chatter " * 8 * 1024 + "\n")
+            sys.stderr.flush()
+        return super().handle(message)
 
     def cmd_act(self, message: dict[str, Any]) -> dict[str, Any]:
         answer = super().cmd_act(message)
@@ -92,7 +99,7 @@ def _factory(mode: str) -> Any:
     return make
 
 
-MODES = ("correct", "crash", "hang", "spin", "child-pipes", "huge", "huge-state", "nested", "hog", "ansi")
+MODES = ("correct", "chatty", "crash", "hang", "spin", "child-pipes", "huge", "huge-state", "nested", "hog", "ansi")
 for _mode in MODES:
     globals()["make_" + _mode.replace("-", "_")] = _factory(_mode)
 
