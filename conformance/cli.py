@@ -18,9 +18,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import io
-from collections import Counter
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -35,9 +35,8 @@ from .paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
 from .report import Progress, failure_details, summary_table, terminal_safe, write_reports
 from .results import BAD_STATUSES, PASS, SKIP, XFAIL, Result
 from .runner import ScenarioRunner
+from .safety import check_engine_command, check_output_paths, exit_status, signal_name, terminable, timeout_value
 from .schemas import Schemas, load_schemas
-from .safety import (check_engine_command, check_output_paths, exit_status, signal_name,
-                     terminable, timeout_value)
 from .smoke import smoke
 from .specdata import SpecData, load_spec_data
 

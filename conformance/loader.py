@@ -22,9 +22,9 @@ from __future__ import annotations
 import ast
 import difflib
 import fnmatch
-from collections.abc import Iterable, Mapping
 import os
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any

@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 import time
 import traceback
-from collections.abc import Callable, Iterable, Mapping
 from collections import deque
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +29,6 @@ from .notation import INITIAL_ELDERS
 from .results import ERROR, FAIL, PASS, SKIP, TIMEOUT, Result
 from .setups import capabilities_of, with_seeds
 from .specdata import SpecData
-
 
 TRANSCRIPT_KEPT = 20
 """Exchanges kept per scenario (the last ones), and only for a scenario that did not pass."""

@@ -14,8 +14,8 @@ import os
 import shutil
 import signal
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from .adapters import EngineSpec, kill_engines_started_after, live_engines
 from .errors import InputError

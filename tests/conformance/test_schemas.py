@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from conformance.engine import Engine
-
 import json
 
 import pytest
 from conftest import SPEC
 from jsonschema import Draft202012Validator
 
+from conformance.engine import Engine
 from conformance.schemas import PROTOCOL_COMMANDS
 
 
@@ -46,7 +45,7 @@ def test_compiled_validators_agree_with_the_referencing_schemas(run, examples, s
         return answer
 
     monkeypatch.setattr(Engine, "call", recording_call)
-    results, engine = run("python:inprocess:ConfigurableSession", list(examples.values()))
+    _, engine = run("python:inprocess:ConfigurableSession", list(examples.values()))
     transcript.append(({"cmd": "hello"}, engine.info.raw))  # type: ignore[union-attr]
     assert len(transcript) > 20
     checked = 0

@@ -35,7 +35,7 @@ def table() -> dict[int, dict[str, str]]:
     text = README.read_text(encoding="utf-8")
     rows = re.findall(r"^\| (\d+) \| [^|]+ \|(.*)\|$", text, re.M)
     assert rows, "no exit-status table in conformance/README.md"
-    return {int(status): dict(zip(COMMANDS, (c.strip() for c in cells.split("|")))) for status, cells in rows}
+    return {int(status): dict(zip(COMMANDS, (c.strip() for c in cells.split("|")), strict=True)) for status, cells in rows}
 
 
 def cases(tmp):

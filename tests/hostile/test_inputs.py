@@ -20,6 +20,7 @@ from conformance.results import Result
 from conformance.safety import check_output_paths
 from conformance.schemas import load_schemas
 from conformance.specdata import load_spec_data
+
 from .hostile_helpers import HERE, REPO
 from .test_exit_codes import BOMB
 

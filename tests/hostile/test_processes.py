@@ -15,6 +15,7 @@ import pytest
 
 from conformance.adapters import SubprocessAdapter, engine_environment
 from conformance.errors import AdapterError
+
 from .hostile_helpers import HERE, SCENARIOS, cli_env, engine_spec, processes_with
 
 
