@@ -1,14 +1,23 @@
 """The ``hakka-conformance`` command.
 
-Exit status: 0 when every selected scenario passed, was skipped or is an
-expected failure; 1 when any is ``fail``, ``error``, ``timeout`` or ``xpass``;
-2 for bad input (missing file, bad YAML, invalid scenario, bad engine spec,
-bad option), reported one line per problem, never as a traceback.
+One exit-status policy for every command (the table in conformance/README.md):
+
+- 0: all is well (``run``: every selected scenario passed, was skipped or is
+  an expected failure; ``fuzz``: no disagreement; ``list``/``check``: valid);
+- 1: failures (``run``: any ``fail``, ``error``, ``timeout`` or ``xpass``;
+  ``fuzz``: a disagreement, crash or hang of the candidate);
+- 2: bad input or usage (missing file, bad YAML, invalid scenario, bad engine
+  spec or a program that does not exist, bad option value, an output path
+  that cannot be written), one line per problem, never a traceback;
+- 130 (SIGINT) / 143 (SIGTERM): interrupted; ``run`` still writes its reports
+  for the scenarios done, marked interrupted, and no engine is left running.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import io
 import sys
 import time
 from collections import Counter
@@ -24,10 +33,11 @@ from .expected import load_expected_failures
 from .fuzz import cli as fuzz_cli
 from .loader import BODY_KINDS, Filters, Scenario, load_scenarios, select
 from .paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
-from .report import Progress, failure_details, summary_table, write_json, write_junit
+from .report import Progress, failure_details, summary_table, terminal_safe, write_reports
 from .results import BAD_STATUSES, PASS, SKIP, XFAIL, Result
 from .runner import ScenarioRunner
-from .schemas import load_schemas
+from .safety import check_engine_command, check_output_paths, exit_status, signal_name, terminable, timeout_value
+from .schemas import Schemas, load_schemas
 from .smoke import smoke
 from .specdata import SpecData, load_spec_data
 
@@ -74,7 +84,8 @@ protocol violation, internal error), timeout, skip (missing capability, or a
 non-configurable engine following other decision options), xfail / xpass
 (listed in --expected-failures and failing / passing).
 
-Exit status: 0 all good, 1 any fail/error/timeout/xpass, 2 bad input.
+Exit status: 0 all good, 1 any fail/error/timeout/xpass, 2 bad input,
+130/143 interrupted by SIGINT/SIGTERM (reports written for what was done).
 
 Examples:
   hakka-conformance run
@@ -84,8 +95,11 @@ Examples:
 """)
     run.add_argument("--engine", "-e", metavar="ENGINE", default="reference",
                      help="the engine to test (default: reference); see below")
-    run.add_argument("--timeout", metavar="SECONDS", type=float, default=10.0,
-                     help="per-request timeout (default 10; 0 = none)")
+    run.add_argument("--timeout", metavar="SECONDS", type=timeout_value, default=10.0,
+                     help="per-request timeout, above 0 and at most 3600 (default 10)")
+    run.add_argument("--engine-env", metavar="NAME[=VALUE]", action="append", default=[],
+                     help="pass this environment variable to a cmd: engine (repeatable); by default it gets "
+                          "only PATH, HOME, the locale, TMPDIR, PYTHONPATH and VIRTUAL_ENV")
     run.add_argument("--expected-failures", metavar="PATH", type=Path,
                      help="YAML or text list of scenario IDs (with reasons) the engine is known to fail")
     run.add_argument("--json", metavar="PATH", type=Path, help="write a JSON report")
@@ -103,7 +117,9 @@ Examples:
     smoke_p = sub.add_parser("smoke", help="try an engine once over in a few seconds, with advice",
                              formatter_class=argparse.RawDescriptionHelpFormatter, epilog=ENGINE_SPEC_HELP)
     smoke_p.add_argument("--engine", "-e", metavar="ENGINE", default="reference")
-    smoke_p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS")
+    smoke_p.add_argument("--timeout", type=timeout_value, default=10.0, metavar="SECONDS")
+    smoke_p.add_argument("--engine-env", metavar="NAME[=VALUE]", action="append", default=[],
+                         help="pass this environment variable to a cmd: engine (repeatable)")
     smoke_p.add_argument("--spec", metavar="DIR", type=Path, default=None)
     check = sub.add_parser("check", help="validate scenario files (schema, IDs, clauses, decisions)")
     _add_selection(check)
@@ -112,11 +128,22 @@ Examples:
     return parser
 
 
+def _schemas(spec_dir: Path) -> Schemas:
+    """The schemas of ``spec_dir``; a broken one is bad input (exit 2), not a traceback."""
+    try:
+        return load_schemas(spec_dir.resolve() / "schema")
+    except InputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - jsonschema/referencing errors of a broken --spec
+        raise InputError(f"{display_path(spec_dir / 'schema')}: broken JSON Schema: "
+                         f"{type(exc).__name__}: {str(exc).splitlines()[0][:300] if str(exc) else ''}") from None
+
+
 def _load(args: argparse.Namespace) -> tuple[SpecData, list[Scenario], list[Scenario]]:
     spec_dir = args.spec or default_spec_dir()
     if not spec_dir.is_dir():
         raise InputError(f"{spec_dir}: spec directory not found (use --spec DIR)")
-    schemas = load_schemas(spec_dir.resolve() / "schema")
+    schemas = _schemas(spec_dir)
     spec = load_spec_data(spec_dir)
     for warning in spec.warnings:
         print(warning, file=sys.stderr)
@@ -141,17 +168,27 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+def _filtered(args: argparse.Namespace) -> bool:
+    return any((args.ids, args.clauses, args.areas, args.tags, args.files, args.kinds))
+
+
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     _, scenarios, selected = _load(args)
+    if _filtered(args):
+        if not selected:
+            raise InputError("no scenario matches the selection" if scenarios else "no scenarios found")
+        files = len({s.file for s in selected})
+        out.write(f"ok: {len(selected)} selected scenario(s) (of {len(scenarios)}) in {files} file(s) are valid\n")
+        return EXIT_OK
     files = len({s.file for s in scenarios})
     out.write(f"ok: {len(scenarios)} scenario(s) in {files} file(s) are valid\n")
     return EXIT_OK
 
 
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
-    engine_spec = parse_engine_spec(args.engine)
-    if args.timeout < 0:
-        raise InputError(f"--timeout must be >= 0, not {args.timeout}")
+    engine_spec = dataclasses.replace(parse_engine_spec(args.engine), env=tuple(args.engine_env))
+    check_engine_command(engine_spec)
+    check_output_paths({"--json": args.json, "--junit": args.junit})
     expected = load_expected_failures(args.expected_failures) if args.expected_failures else {}
     spec, scenarios, selected = _load(args)
     selected = parallel.shard(selected, args.shard)
@@ -161,57 +198,75 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     for sid in sorted(set(expected) - known):
         print(f"warning: {display_path(args.expected_failures)}: {sid!r} is not a known scenario ID", file=sys.stderr)
 
-    schemas = load_schemas((args.spec or default_spec_dir()).resolve() / "schema")
-    engine = Engine(engine_spec, schemas, timeout=args.timeout or None)
+    schemas = _schemas(args.spec or default_spec_dir())
+    engine = Engine(engine_spec, schemas, timeout=args.timeout)
     # Asked for a perft divide only when a count scenario fails (started lazily).
-    diagnosis = Engine(parse_engine_spec("reference"), schemas, timeout=args.timeout or None)
+    diagnosis = Engine(parse_engine_spec("reference"), schemas, timeout=args.timeout)
     progress = Progress(len(selected), out, quiet=args.quiet)
     started = time.perf_counter()
-    results = []
-    try:
-        jobs = parallel.jobs_wanted(args.jobs)
-        if jobs > 1:
-            results = parallel.run_parallel(selected, engine_spec, schemas, spec, expected, args.timeout or None,
-                                            jobs, progress.result)
-        runner = ScenarioRunner(engine, spec, expected, diagnosis)
-        for scenario in selected if jobs == 1 else ():
-            progress.start(scenario)
-            result = runner.run(scenario)
-            results.append(result)
-            progress.result(result)
-            if args.fail_fast and result.bad:
-                break
-    finally:
-        progress.finish()
-        engine.close()
-        diagnosis.close()
+    results: list[Result] = []
+    interrupted: BaseException | None = None
+    with terminable():
+        try:
+            jobs = parallel.jobs_wanted(args.jobs)
+            if jobs > 1:
+                results = parallel.run_parallel(selected, engine_spec, schemas, spec, expected, args.timeout,
+                                                jobs, progress.result)
+            runner = ScenarioRunner(engine, spec, expected, diagnosis)
+            for scenario in selected if jobs == 1 else ():
+                progress.start(scenario)
+                result = runner.run(scenario)
+                results.append(result)
+                progress.result(result)
+                if args.fail_fast and result.bad:
+                    break
+        except KeyboardInterrupt as exc:  # SIGINT, or SIGTERM through terminable()
+            interrupted = exc
+        finally:
+            progress.finish()
+            try:
+                engine.close()
+                diagnosis.close()
+            except KeyboardInterrupt:  # a second Ctrl-C while stopping: terminable() kills it
+                pass
     duration = time.perf_counter() - started
 
     info = engine.info
     name = f"{info.name} {info.version}" if info else args.engine
-    out.write(f"\nengine: {name} ({args.engine})\n")
+    out.write(terminal_safe(f"\nengine: {name} ({args.engine})") + "\n")
     details = failure_details(results, show_stderr=not args.no_stderr)
     if details:
         out.write("\n" + details + "\n\n")
     out.write(summary_table(results) + "\n")
     bad = [r for r in results if r.status in BAD_STATUSES]
     out.write(f"\n{len(results)} scenario(s) in {duration:.2f} s: {closing_line(results)}\n")
-    if args.json:
-        write_json(args.json, results, args.engine, info, duration)
-    if args.junit:
-        write_junit(args.junit, results, args.engine, duration)
+    stopped = None if interrupted is None else signal_name(interrupted)
+    if stopped:
+        out.write(f"interrupted by {stopped} after {len(results)} of {len(selected)} scenario(s)\n")
+    problems = write_reports(args.json, args.junit, results, args.engine, info, duration, len(selected), stopped)
+    for problem in problems:
+        print(f"error: {terminal_safe(problem)}", file=sys.stderr)
+    if interrupted is not None:
+        return exit_status(interrupted)
+    if problems:
+        return EXIT_INPUT
     return EXIT_FAILED if bad else EXIT_OK
 
 
 def cmd_smoke(args: argparse.Namespace, out: TextIO) -> int:
     spec_dir = (args.spec or default_spec_dir()).resolve()
-    engine = Engine(parse_engine_spec(args.engine), load_schemas(spec_dir / "schema"), timeout=args.timeout or None)
-    try:
-        report = smoke(engine, load_spec_data(spec_dir))
-    finally:
-        engine.close()
-    out.write(f"smoke test of {args.engine}\n")
-    report.write(out)
+    engine_spec = dataclasses.replace(parse_engine_spec(args.engine), env=tuple(args.engine_env))
+    check_engine_command(engine_spec)
+    engine = Engine(engine_spec, _schemas(spec_dir), timeout=args.timeout)
+    with terminable():
+        try:
+            report = smoke(engine, load_spec_data(spec_dir))
+        finally:
+            engine.close()
+    out.write(terminal_safe(f"smoke test of {args.engine}") + "\n")
+    buffer = io.StringIO()
+    report.write(buffer)
+    out.write(terminal_safe(buffer.getvalue()))  # engine messages may hold escapes
     return EXIT_FAILED if report.problems else EXIT_OK
 
 
@@ -243,11 +298,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cmd_check(args, out)
     except InputError as exc:
         for problem in exc.problems:
-            print(f"error: {problem}", file=sys.stderr)
+            print("error: " + terminal_safe(str(problem)).replace("\n", "\\n"), file=sys.stderr)
         return EXIT_INPUT
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         print("interrupted", file=sys.stderr)
-        return 130
+        return exit_status(exc)
 
 
 if __name__ == "__main__":

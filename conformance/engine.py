@@ -66,6 +66,7 @@ class Engine:
         self.starts = 0
         self.start_failures = 0
         self.last_start_failure = ""
+        self.last_start_status = "error"
         self.requests = 0
 
     @property
@@ -77,9 +78,11 @@ class Engine:
         if self.adapter.alive and self.info is not None:
             return self.info
         if self.start_failures >= MAX_START_FAILURES:
-            raise EngineUnavailable(
+            unavailable = EngineUnavailable(
                 f"engine failed to start {self.start_failures} times in a row; not retried "
                 f"(last: {self.last_start_failure})")
+            unavailable.status = self.last_start_status  # a hang stays a timeout, a crash an error
+            raise unavailable
         try:
             self.adapter.start()
             self.starts += 1
@@ -87,6 +90,7 @@ class Engine:
         except AdapterError as exc:
             self.start_failures += 1
             self.last_start_failure = str(exc)
+            self.last_start_status = exc.status
             self.adapter.kill()
             raise type(exc)(f"engine start failed: {exc}") from None
         self.start_failures = 0

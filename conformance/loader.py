@@ -8,12 +8,22 @@ Every problem is reported with file, line and JSON pointer:
 - duplicate scenario IDs across files (both places named);
 - clause IDs not in ``spec/clauses.yaml``, decisions or options not in
   ``spec/decisions.yaml``;
-- ``generated: true`` outside ``scenarios/generated/`` and the reverse.
+- ``generated: true`` outside ``scenarios/generated/`` and the reverse;
+- what the schema lets through but ``run`` could not use: integers written as
+  floats (``dealer: 0.0``), ``count`` prefix actions outside the action
+  grammar, control characters (a trailing newline…) in IDs, actions and cards.
+
+Discovery is bounded (:data:`MAX_SCAN_ENTRIES`): ``--scenarios /`` is refused
+after that many directory entries instead of walking the whole disk.
 """
 
 from __future__ import annotations
 
+import ast
+import difflib
 import fnmatch
+import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,12 +35,21 @@ from reference_engine.patterns import INITIAL_ELDERS
 from reference_engine.premises import premise_problem
 
 from .errors import InputError, Problem
+from .notation import action_cards
 from .paths import display_path
-from .schemas import Schemas, best_errors, describe_error
+from .schemas import Schemas, best_errors, card_text_problem, describe_error
 from .specdata import SpecData
 from .yamlsource import YamlDocument, escape_pointer_token, load_yaml, pointer_of
 
 BODY_KINDS = ("pattern", "trajectory", "game", "count", "setup")
+
+MAX_SCAN_ENTRIES = 200_000
+"""Directory entries looked at when searching a folder for scenario files."""
+
+FREE_TEXT_KEYS = frozenset({"title", "notes", "description", "source"})
+"""Keys whose text may hold line breaks and tabs; every other string is refused with a control character."""
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_UNEXPECTED = re.compile(r"\((.*) (?:was|were) unexpected\)$", re.S)
 
 # The order of the areas in spec/README.md; unknown areas sort after, alphabetically.
 AREA_ORDER = ("CARDS", "GAME", "DEAL", "CALL", "PAT", "ELD", "TIG", "PLAY", "CLAIM", "SCORE", "OBS")
@@ -91,9 +110,7 @@ def _discover(paths: Iterable[Path]) -> list[tuple[Path, tuple[str, ...]]]:
     missing: list[Problem | str] = []
     for path in paths:
         if path.is_dir():
-            for p in sorted(path.rglob("*.yaml")):
-                if p.is_file():
-                    found.append((p, p.relative_to(path).parts[:-1]))
+            found.extend(_walk(path))
         elif path.is_file():
             found.append((path, path.parent.parts[-1:]))
         else:
@@ -110,37 +127,115 @@ def _discover(paths: Iterable[Path]) -> list[tuple[Path, tuple[str, ...]]]:
     return unique
 
 
+def _walk(root: Path) -> list[tuple[Path, tuple[str, ...]]]:
+    """``*.yaml`` files below ``root`` (symlinked folders not followed), at most MAX_SCAN_ENTRIES entries seen."""
+    found: list[tuple[Path, tuple[str, ...]]] = []
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        seen += len(dirs) + len(files)
+        if seen > MAX_SCAN_ENTRIES:
+            raise InputError(Problem(display_path(root), None,
+                                     f"more than {MAX_SCAN_ENTRIES} files and folders below it: not a scenario "
+                                     "folder? point --scenarios at the folder of your scenario files"))
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(".yaml"):
+                p = Path(folder) / name
+                if p.is_file():
+                    found.append((p, p.relative_to(root).parts[:-1]))
+    found.sort(key=lambda item: item[0])
+    return found
+
+
 def discover(paths: Iterable[Path]) -> list[Path]:
     """Scenario files: each path is a ``.yaml`` file or a directory searched for ``**/*.yaml``."""
     return [f for f, _ in _discover(paths)]
 
 
+def _vocabulary(schema: Any) -> frozenset[str]:
+    """Every property name the schema declares anywhere (a key outside it is surely misspelled)."""
+    names: set[str] = set()
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            props = node.get("properties")
+            if isinstance(props, dict):
+                names.update(props)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return frozenset(names)
+
+
+_VOCABULARY: dict[int, frozenset[str]] = {}
+
+
+def _unexpected_keys(error: Any) -> list[str]:
+    """The keys an additional/unevaluatedProperties error names (from its message)."""
+    match = _UNEXPECTED.search(str(error.message))
+    if match:
+        try:
+            names = ast.literal_eval("[" + match.group(1) + "]")
+            if all(isinstance(n, str) for n in names):
+                return [n for n in names if isinstance(error.instance, dict) and n in error.instance]
+        except (ValueError, SyntaxError):
+            pass
+    allowed = set(error.schema.get("properties", {})) if isinstance(error.schema, dict) else set()
+    return [k for k in error.instance if k not in allowed]
+
+
+def _expand_one_of(error: Any) -> list[Any]:
+    """A ``oneOf`` between a word (``defaults``) and an object, given an object: the object branch's errors."""
+    if error.validator in ("oneOf", "anyOf") and isinstance(error.instance, dict) and error.context:
+        branch = [e for e in error.context if e.validator not in ("const", "enum")
+                  and not (e.validator == "type" and not e.absolute_path)]
+        if branch and len(branch) < len(error.context):
+            return branch
+    return [error]
+
+
 def _schema_problems(doc: YamlDocument, schemas: Schemas) -> list[Problem]:
     problems = []
     scenarios = doc.data.get("scenarios") if isinstance(doc.data, dict) else None
-    errors = best_errors(schemas.scenario.iter_errors(doc.data))
+    vocabulary = _VOCABULARY.setdefault(id(schemas), _vocabulary(schemas.scenario.schema))
+    raw = list(schemas.scenario.iter_errors(doc.data))
+    errors = best_errors(iter([e for error in raw for e in _expand_one_of(error)]))
     precise = [tuple(e.absolute_path) for e in errors if e.validator != "unevaluatedProperties"]
+    # A cascade hides the unevaluatedProperties error of an object with a precise error: keep its
+    # misspelled keys (names the schema never declares) all the same.
+    for error in raw:
+        if error.validator == "unevaluatedProperties" and error not in errors:
+            errors.append(error)
     for error in errors:
         path = list(error.absolute_path)
-        if error.validator == "unevaluatedProperties" and any(
-            p[: len(path)] == tuple(path) for p in precise
-        ):
-            continue  # a cascade of a more precise error inside the same object
-        pointer = pointer_of(path)
-        line = doc.line_of(pointer)
-        if error.validator in ("additionalProperties", "unevaluatedProperties") and isinstance(error.instance, dict):
-            # Point at the offending key rather than at the object.
-            allowed = set(error.schema.get("properties", {})) if isinstance(error.schema, dict) else set()
-            extra = [k for k in error.instance if k not in allowed]
-            if extra:
-                key_pointer = f"{pointer}/{escape_pointer_token(extra[0])}"
-                line = doc.key_line(key_pointer)
-                pointer = key_pointer
         scenario_id = None
         if len(path) >= 2 and path[0] == "scenarios" and isinstance(scenarios, list) and isinstance(path[1], int):
             item = scenarios[path[1]] if path[1] < len(scenarios) else None
             if isinstance(item, dict) and isinstance(item.get("id"), str):
                 scenario_id = item["id"]
+        pointer = pointer_of(path)
+        if error.validator in ("additionalProperties", "unevaluatedProperties") and isinstance(error.instance, dict):
+            names = _unexpected_keys(error)
+            cascade = any(p[: len(path)] == tuple(path) for p in precise)
+            if cascade:
+                names = [n for n in names if n not in vocabulary]
+            if names or cascade:
+                # One problem per offending key, at the key's own line and pointer.
+                for name in names:
+                    key_pointer = f"{pointer}/{escape_pointer_token(name)}"
+                    hint = difflib.get_close_matches(name, sorted(vocabulary), n=1)
+                    message = f"unknown key {name!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                    problems.append(Problem(doc.path, doc.key_line(key_pointer), message, key_pointer, scenario_id))
+                continue
+        line = doc.line_of(pointer)
+        if error.validator == "propertyNames" or (error.validator == "pattern" and isinstance(error.instance, str)
+                                                   and isinstance(_at(doc.data, path), dict)):
+            # A bad key of a mapping (e.g. in `requires`): name it, at its own line.
+            key_pointer = f"{pointer}/{escape_pointer_token(str(error.instance))}"
+            problems.append(Problem(doc.path, doc.key_line(key_pointer),
+                                    f"key {error.instance!r}: {describe_error(error)}", key_pointer, scenario_id))
+            continue
         message = describe_error(error)
         if doc.data is None:
             message = "the file is empty: expected a top-level `scenarios:` list"
@@ -148,11 +243,52 @@ def _schema_problems(doc: YamlDocument, schemas: Schemas) -> list[Problem]:
     return problems
 
 
+def _at(data: Any, path: list[Any]) -> Any:
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def _value_problems(doc: YamlDocument, base: str, item: dict[str, Any], sid: str) -> list[Problem]:
+    """Floats where the format has only integers; control characters outside free text."""
+    problems = []
+    stack: list[tuple[Any, str, str | None]] = [(item, base, None)]
+    while stack:
+        value, pointer, key = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((v, f"{pointer}/{escape_pointer_token(str(k))}", str(k)) for k, v in value.items())
+            for k in value:
+                if isinstance(k, str) and _CONTROL.search(k):
+                    p = f"{pointer}/{escape_pointer_token(k)}"
+                    problems.append(Problem(doc.path, doc.key_line(p), f"key {k!r} holds a control character", p, sid))
+        elif isinstance(value, list):
+            stack.extend((v, f"{pointer}/{i}", key) for i, v in enumerate(value))
+        elif isinstance(value, float):
+            shown = int(value) if value.is_integer() else value
+            problems.append(Problem(doc.path, doc.line_of(pointer),
+                                    f"{value!r} is written as a decimal number; scenario numbers are integers: "
+                                    f"write {shown}", pointer, sid))
+        elif isinstance(value, str) and key not in FREE_TEXT_KEYS and _CONTROL.search(value):
+            problems.append(Problem(doc.path, doc.line_of(pointer),
+                                    f"{value!r} holds a control character (a trailing newline from a `|` "
+                                    "block?)", pointer, sid))
+    return problems
+
+
 def _semantic_problems(doc: YamlDocument, index: int, item: dict[str, Any], spec: SpecData,
                        under_generated: bool) -> list[Problem]:
-    problems = []
     base = f"/scenarios/{index}"
     sid = item["id"]
+    problems = _value_problems(doc, base, item, sid)
+    body = item.get("count")
+    if isinstance(body, dict):
+        for j, step in enumerate(body.get("prefix", ())):
+            if isinstance(step, dict) and isinstance(step.get("do"), str) and action_cards(step["do"]) is None:
+                p = f"{base}/count/prefix/{j}/do"
+                problems.append(Problem(doc.path, doc.line_of(p), card_text_problem(step["do"]), p, sid))
     if spec.clauses is not None:
         for j, clause in enumerate(item["clauses"]):
             if clause not in spec.clauses:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import platform
+import re
 import shutil
 import sys
 import time
@@ -20,6 +21,18 @@ from .results import BAD_STATUSES, ERROR, FAIL, PASS, SKIP, STATUSES, TIMEOUT, X
 
 MAX_STDERR_SHOWN = 2000
 
+# C0/C1 controls (but tab and newline), DEL, and the bidirectional overrides that can reorder a line.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with control characters and ANSI escapes shown as ``\\x1b`` etc., never sent raw to a terminal.
+
+    >>> terminal_safe("id\\x1b[2J\\rX")
+    'id\\\\x1b[2J\\\\rX'
+    """
+    return _UNSAFE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
 
 class Progress:
     """One updating line on a terminal; one plain line per scenario otherwise."""
@@ -35,7 +48,7 @@ class Progress:
         self._current = ""
 
     def start(self, scenario: Scenario) -> None:
-        self._current = scenario.id
+        self._current = terminal_safe(scenario.id)
         if self.tty and not self.quiet:
             self._draw()
 
@@ -49,14 +62,14 @@ class Progress:
         if self.tty:
             if result.bad:
                 self._clear()
-                self.stream.write(f"{result.status.upper():7} {result.id}: {result.reason}\n")
+                self.stream.write(terminal_safe(f"{result.status.upper():7} {result.id}: {result.reason}") + "\n")
                 self._last_draw = 0.0
             self._draw()
         else:
             line = f"{result.status.upper():7} {result.id}"
             if result.status != PASS and result.reason:
                 line += f": {result.reason}"
-            self.stream.write(line + "\n")
+            self.stream.write(terminal_safe(line) + "\n")
             self.stream.flush()
 
     def _clear(self) -> None:
@@ -133,7 +146,7 @@ def failure_details(results: list[Result], show_stderr: bool = True) -> str:
                 text = "…" + text[-MAX_STDERR_SHOWN:]
             lines.append("  engine stderr:")
             lines.extend(f"    | {line}" for line in text.splitlines())
-        blocks.append("\n".join(lines))
+        blocks.append("\n".join(terminal_safe(line) for line in lines))
     return "\n\n".join(blocks)
 
 
@@ -157,7 +170,8 @@ def write_json(path: Path, results: list[Result], engine_label: str, info: Engin
     path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def write_junit(path: Path, results: list[Result], engine_label: str, duration: float) -> None:
+def write_junit(path: Path, results: list[Result], engine_label: str, duration: float,
+                interrupted: str | None = None) -> None:
     """JUnit XML: one testcase per scenario, classname = rule area.
 
     fail / xpass → <failure>; error / timeout → <error>; skip / xfail → <skipped>.
@@ -172,6 +186,9 @@ def write_junit(path: Path, results: list[Result], engine_label: str, duration: 
         "skipped": str(c[SKIP] + c[XFAIL]),
         "time": f"{duration:.3f}",
     })
+    if interrupted:
+        props = ET.SubElement(suite, "properties")
+        ET.SubElement(props, "property", name="interrupted", value=interrupted)
     for r in results:
         case = ET.SubElement(suite, "testcase", {
             "classname": r.area, "name": r.id, "file": r.file, "line": str(r.line), "time": f"{r.duration:.6f}"})
@@ -202,3 +219,31 @@ def _xml_safe(text: str) -> str:
 
 def print_summary(results: list[Result], stream: TextIO = sys.stdout) -> None:
     stream.write(summary_table(results) + "\n")
+
+
+def run_status(results: list[Result], selected: int, interrupted: str | None) -> dict[str, Any]:
+    """What a report says of the run as a whole: complete, or interrupted after N of M scenarios."""
+    return {"complete": interrupted is None and len(results) == selected, "interrupted": interrupted,
+            "selected": selected}
+
+
+def write_reports(json_path: Path | None, junit_path: Path | None, results: list[Result], engine_label: str,
+                  info: EngineInfo | None, duration: float, selected: int,
+                  interrupted: str | None = None) -> list[str]:
+    """Write the JSON and JUnit reports asked for; each is attempted whatever became of the other.
+
+    Returns one message per report that could not be written.
+    """
+    problems = []
+    if json_path is not None:
+        try:
+            write_json(json_path, results, engine_label, info, duration,
+                       extra={"run": run_status(results, selected, interrupted)})
+        except (OSError, ValueError) as exc:
+            problems.append(f"--json {json_path}: cannot write the report: {getattr(exc, 'strerror', None) or exc}")
+    if junit_path is not None:
+        try:
+            write_junit(junit_path, results, engine_label, duration, interrupted)
+        except (OSError, ValueError) as exc:
+            problems.append(f"--junit {junit_path}: cannot write the report: {getattr(exc, 'strerror', None) or exc}")
+    return problems

@@ -12,8 +12,10 @@ It holds no rule of the game: every expected value comes from the scenario.
 
 from __future__ import annotations
 
+import json
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +29,35 @@ from .notation import INITIAL_ELDERS
 from .results import ERROR, FAIL, PASS, SKIP, TIMEOUT, Result
 from .setups import capabilities_of, with_seeds
 from .specdata import SpecData
+
+TRANSCRIPT_KEPT = 20
+"""Exchanges kept per scenario (the last ones), and only for a scenario that did not pass."""
+MAX_STORED_ANSWER = 16 * 1024
+"""Characters of one answer kept in a transcript; a larger answer is kept as its head."""
+
+
+MAX_STDERR_PASSED = 2000
+"""Characters of engine stderr kept for a scenario that passed or was skipped (the last ones)."""
+
+
+def kept_stderr(text: str, status: str) -> str:
+    """The engine's stderr as a result keeps it: whole (up to the adapter's bound) for a failure, its tail else."""
+    if status in (PASS, SKIP) and len(text) > MAX_STDERR_PASSED:
+        return f"[… {len(text) - MAX_STDERR_PASSED} characters dropped …]\n" + text[-MAX_STDERR_PASSED:]
+    return text
+
+
+def stored_answer(answer: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``answer`` as kept in a transcript: itself when small, else a clipped text of it."""
+    if answer is None:
+        return None
+    try:
+        text = json.dumps(answer, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        return {"clipped": "<not JSON data>"}
+    if len(text) <= MAX_STORED_ANSWER:
+        return answer
+    return {"clipped": text[:MAX_STORED_ANSWER], "size": len(text)}
 
 
 class _Outcome(Exception):
@@ -103,7 +134,8 @@ class _Context:
     at_line: int | None = None
     step: int | None = None
     action: str | None = None
-    transcript: list[tuple[dict[str, Any], dict[str, Any] | None]] = field(default_factory=list)
+    transcript: deque[tuple[dict[str, Any], dict[str, Any] | None]] = field(
+        default_factory=lambda: deque(maxlen=TRANSCRIPT_KEPT))
 
 
 class ScenarioRunner:
@@ -139,6 +171,9 @@ class ScenarioRunner:
             status, reason_text, key, diff, rule_keys = out.status, out.reason, out.key, out.diff, out.rule_keys
         except AdapterError as exc:
             status, reason_text, key, diff, rule_keys = exc.status, str(exc), None, (), ()
+        except RecursionError:  # an answer nested deeper than the runner can walk: the engine's fault
+            status, key, diff, rule_keys = ERROR, None, (), ()
+            reason_text = "the engine's answer nests too deeply to be a protocol message"
         except Exception as exc:  # noqa: BLE001 - a runner bug must not end the run
             status, key, rule_keys = ERROR, None, ()
             reason_text = f"internal error of the runner: {type(exc).__name__}: {exc}"
@@ -151,8 +186,8 @@ class ScenarioRunner:
             status=status, reason=reason_text, key=key, diff=tuple(diff),
             step=ctx.step, at=ctx.at, at_line=at_line, action=ctx.action,
             rules=self.spec.clauses_behind(rule_keys, scenario.clauses) if status not in (PASS, SKIP) else (),
-            stderr=self.engine.take_stderr(), duration=time.perf_counter() - started,
-            transcript=tuple(ctx.transcript), **base)  # type: ignore[arg-type]
+            stderr=kept_stderr(self.engine.take_stderr(), status), duration=time.perf_counter() - started,
+            transcript=tuple(ctx.transcript) if status not in (PASS, SKIP) else (), **base)  # type: ignore[arg-type]
         return apply_expected(result, self.expected)
 
     # ------------------------------------------------------------------ requests
@@ -160,7 +195,7 @@ class ScenarioRunner:
     def _call(self, ctx: _Context, message: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
         ctx.transcript.append((message, None))
         answer = self.engine.call(message, variant)
-        ctx.transcript[-1] = (message, answer)
+        ctx.transcript[-1] = (message, stored_answer(answer))
         return answer
 
     @staticmethod

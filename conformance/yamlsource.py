@@ -8,6 +8,11 @@ JSON pointer) can then be reported as ``file:line``.
 Booleans follow YAML 1.2: only ``true``/``false`` are booleans, so option IDs
 such as ``no`` or ``yes`` (decision D17) stay strings. Duplicate mapping keys
 are errors, not silently overwritten.
+
+Hostile files are bounded: aliases (``*name``) may expand to at most
+:data:`MAX_ALIAS_NODES` nodes in all (a "billion laughs" file is refused with
+its file and line, not expanded), nesting is limited to :data:`MAX_DEPTH`
+levels, and files over :data:`MAX_FILE_BYTES` are not read.
 """
 
 from __future__ import annotations
@@ -20,6 +25,12 @@ from typing import Any
 import yaml
 
 from .errors import Problem
+
+MAX_ALIAS_NODES = 10_000
+"""Nodes that aliases may produce in one file, all aliases together."""
+MAX_DEPTH = 200
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
 
 # libyaml's parser when PyYAML was built with it (about 7x faster), else pure Python.
 _SafeBase: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -72,15 +83,37 @@ class YamlDocument:
         return self.key_lines.get(pointer) or self.line_of(pointer)
 
 
+class _AliasBomb(Exception):
+    def __init__(self, line: int, pointer: str) -> None:
+        super().__init__(line, pointer)
+        self.line = line
+        self.pointer = pointer
+
+
 class _Builder:
     def __init__(self, doc: YamlDocument, problems: list[Problem]) -> None:
         self.doc = doc
         self.problems = problems
         self.constructor = yaml.constructor.SafeConstructor()
+        self._seen: set[int] = set()
+        self.alias_nodes = 0
 
-    def build(self, node: yaml.Node, pointer: str, depth: int = 0) -> Any:
+    def build(self, node: yaml.Node, pointer: str, depth: int = 0,
+              aliased: tuple[int, str] | None = None) -> Any:
+        """``aliased``: the line and pointer of the alias being expanded (``None`` outside aliases)."""
+        # An alias is the very node of its anchor: meeting a node again means expanding an alias.
+        if not aliased and id(node) in self._seen:
+            # The alias sits where its parent is (a mapping key's line, or its sequence's).
+            line = self.doc.key_lines.get(pointer) or self.doc.line_of(pointer.rsplit("/", 1)[0]) or 1
+            aliased = (line, pointer)
+        if aliased:
+            self.alias_nodes += 1
+            if self.alias_nodes > MAX_ALIAS_NODES:
+                raise _AliasBomb(*aliased)
+        else:
+            self._seen.add(id(node))
         self.doc.lines.setdefault(pointer, node.start_mark.line + 1)
-        if depth > 200:
+        if depth > MAX_DEPTH:
             self.problems.append(Problem(self.doc.path, node.start_mark.line + 1, "YAML nested too deeply", pointer))
             return None
         if isinstance(node, yaml.MappingNode):
@@ -102,10 +135,10 @@ class _Builder:
                                                  f"duplicate key {skey!r}", child))
                     continue
                 self.doc.key_lines[child] = key_node.start_mark.line + 1
-                result[skey] = self.build(value_node, child, depth + 1)
+                result[skey] = self.build(value_node, child, depth + 1, aliased)
             return result
         if isinstance(node, yaml.SequenceNode):
-            return [self.build(item, f"{pointer}/{i}", depth + 1) for i, item in enumerate(node.value)]
+            return [self.build(item, f"{pointer}/{i}", depth + 1, aliased) for i, item in enumerate(node.value)]
         return self.constructor.construct_object(node, deep=True)
 
 
@@ -114,13 +147,27 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[YamlDocument | No
     shown = display or str(path)
     problems: list[Problem] = []
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         return None, [Problem(shown, None, "file not found")]
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [Problem(shown, None, f"cannot read file: {exc}")]
+    except OSError as exc:
+        return None, [Problem(shown, None, f"cannot read file: {exc.strerror or exc}")]
+    if len(raw) > MAX_FILE_BYTES:
+        return None, [Problem(shown, None, f"file larger than {MAX_FILE_BYTES // (1024 * 1024)} MB: not read")]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad_line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, [Problem(shown, bad_line, f"not UTF-8: byte {raw[exc.start]:#04x} at column {column} ({exc.reason})")]
     try:
         node = yaml.compose(text, Loader=_Loader)
+    except yaml.reader.ReaderError as exc:
+        # The reader reports a character offset: turn it into a line.
+        at_line = text.count("\n", 0, exc.position) + 1
+        char = exc.character if isinstance(exc.character, str) else chr(exc.character)
+        return None, [Problem(shown, at_line, f"invalid YAML: character {char!r} (U+{ord(char):04X}) is not allowed in YAML")]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -133,6 +180,11 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[YamlDocument | No
         return doc, problems
     try:
         doc.data = _Builder(doc, problems).build(node, "")
+    except _AliasBomb as bomb:
+        return None, [Problem(shown, bomb.line, f"YAML aliases expand to more than {MAX_ALIAS_NODES} nodes "
+                                                 "(an alias bomb?): write the data out instead", bomb.pointer)]
+    except RecursionError:
+        return None, [Problem(shown, None, "YAML nested too deeply")]
     except yaml.constructor.ConstructorError as exc:
         mark = exc.problem_mark
         return None, [Problem(shown, mark.line + 1 if mark else None, f"invalid YAML value: {exc.problem}")]

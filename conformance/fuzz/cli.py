@@ -17,14 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 from ..adapters import ENGINE_SPEC_HELP
 from ..errors import ConformanceError, InputError
-from ..paths import DEFAULT_SCENARIOS_DIR
+from ..safety import check_engine_command, check_writable_dir, positive_int, timeout_value
 from .driver import SETUP_KINDS
 
 if TYPE_CHECKING:
     from .run import FuzzConfig
     from .search import SearchResult
 
-DEFAULT_OUT = DEFAULT_SCENARIOS_DIR / "generated" / "fuzz"
+DEFAULT_OUT = Path("fuzz-findings")
+"""Relative to the working directory: the fuzzer never writes into the installed package."""
 
 DESCRIPTION = ("Differential fuzzing: play random hands on the reference engine and a candidate in lockstep, "
                "compare state and observations at every step, shrink the first disagreement and write it as a "
@@ -47,13 +48,13 @@ def parse_options(items: list[str]) -> dict[str, str] | None:
 def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--engine", required=True, metavar="ENGINE",
                         help="the candidate engine (see below)")
-    parser.add_argument("--hands", type=int, default=200, help="hands to play (default 200)")
+    parser.add_argument("--hands", type=positive_int, default=200, help="hands to play (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
     parser.add_argument("--options", action="append", default=[], metavar="Dn=OPTION",
                         help="decision options to play under (repeatable, or comma-separated); "
                              "default: the options the candidate declares in hello")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
-                        help=f"where to write the scenario (default {DEFAULT_OUT})")
+                        help=f"folder to write the scenario in (default ./{DEFAULT_OUT} in the working directory)")
     parser.add_argument("--no-write", action="store_true", help="write nothing, only report")
     parser.add_argument("--no-verify", action="store_true",
                         help="do not run the written scenario through the runner")
@@ -93,8 +94,8 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--game", action="store_true",
                         help="play whole four-hand games (dealer rotation, void hands, cumulative scores) in "
                              "lockstep instead of single hands; disagreements are written as game scenarios")
-    parser.add_argument("--timeout", type=float, default=10.0,
-                        help="seconds the candidate may take per request (default 10)")
+    parser.add_argument("--timeout", type=timeout_value, default=10.0,
+                        help="seconds the candidate may take per request, above 0 and at most 3600 (default 10)")
     parser.add_argument("--validate", action="store_true",
                         help="validate every answer of the candidate against the protocol schemas (slower)")
     parser.add_argument("--progress", action="store_true", help="print progress to stderr")
@@ -167,6 +168,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         config = config_from_args(args)
+        if isinstance(config.engine, str) and not config.engine.startswith("python:"):
+            from ..adapters import parse_engine_spec
+            check_engine_command(parse_engine_spec(config.engine))
+        if config.out is not None:
+            check_writable_dir("--out", config.out)
         progress = None
         if getattr(args, "progress", False):
             def progress(result: SearchResult) -> None:

@@ -102,7 +102,7 @@ def test_schema_error_points_at_the_line_of_the_offending_key(tmp_path, schemas,
         """)
     [p] = problems([path], schemas, mini_spec)
     assert p.startswith(f"{path}:10: scenario traj:")
-    assert "'to_akt' was unexpected" in p
+    assert "unknown key 'to_akt' (did you mean 'to_act'?)" in p
     assert "(at /scenarios/0/trajectory/steps/1/expect/to_akt)" in p
 
 
