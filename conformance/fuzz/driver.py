@@ -431,7 +431,14 @@ class Lockstep:
             answer = self._cand(trace, message, script[0].state)
         except _Failed as failed:
             # Crashed or hung somewhere in the hand: replay it step by step to find where.
-            found = self._candidate_steps(trace, script)
+            try:
+                found = self._candidate_steps(trace, script)
+            except _Failed as again:
+                if again.failure.request.get("cmd") == "start":
+                    # Not even a new hand could start (an in-process engine still stuck in the batch,
+                    # say): the batch is where it failed.
+                    raise failed from None
+                raise
             if found is not None:
                 return found
             raise failed
