@@ -17,8 +17,9 @@ on running). The reference needs under a quarter of it for any count scenario
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from types import SimpleNamespace
-from typing import Any, Mapping
+from typing import Any
 
 from reference_engine.profile import Profile
 from reference_engine.wire import Session
