@@ -26,6 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from reference_engine.profile import Profile  # noqa: E402
 from reference_engine.wire import Session  # noqa: E402
 
 OUT = REPO / "conformance" / "scenarios" / "generated" / "random-hands"
@@ -82,7 +83,9 @@ def scenarios_for(name: str, options: dict[str, str], base_seed: int) -> list[di
             "id": f"gen-random-{name}-{seed}",
             "title": f"Random hand, seed {seed}, Dealer {i % 4} ({end})",
             "clauses": ["PLAY-3", "PLAY-6", "SCORE-7"],
-            "requires": dict(options) if options else "defaults",
+            # A recorded hand depends on every decision (the deal, every legal choice, the
+            # score), so a vector names the whole profile it was recorded under.
+            "requires": Profile.from_options(options).options() if options else "defaults",
             "tags": ["generated", "random-hand"],
             "generated": True,
             "notes": "Recorded from the reference engine (seeded random play); a regression vector, "

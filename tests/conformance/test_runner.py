@@ -57,7 +57,7 @@ def test_configurable_engine_gets_the_required_options(run, examples):
     session = engine.adapter._session  # type: ignore[attr-defined]
     sent = [m for m in session.received if m["cmd"] in ("pattern", "start")]
     assert sent[0]["options"] == {"D7": "any-suit"}
-    assert sent[1]["options"] == {"D4": "next-seat", "D31": "played-hands"}
+    assert sent[1]["options"] == {"D4": "next-seat", "D5": "next-dealer", "D31": "played-hands"}
     assert sent[2]["options"] == {}  # requires: defaults -> the engine defaults everything
     # The table of the fake says Gon8 does not beat Sup7: under any-suit that is a failure.
     assert results[0].status == "fail"
