@@ -46,9 +46,7 @@ from .scoring import HandResult, Win
 if TYPE_CHECKING:
     from .observation import Observation
 
-__all__ = [
-    "FIVE_TIGERS", "HAND_SIZE", "Hand", "Phase", "Play", "deal_sequence", "elders_given", "top_suit_mask",
-]
+__all__ = ["FIVE_TIGERS", "HAND_SIZE", "Hand", "Phase", "Play", "deal_sequence", "elders_given", "top_suit_mask"]
 
 
 class Phase(StrEnum):
@@ -60,12 +58,6 @@ class Phase(StrEnum):
     CLAIMING = "claim"
     ENDED = "ended"
 
-
-CALLING: Final = Phase.CALLING
-TIGERS_PHASE: Final = Phase.TIGERS
-PLAYING: Final = Phase.PLAYING
-CLAIMING: Final = Phase.CLAIMING
-ENDED: Final = Phase.ENDED
 
 HAND_SIZE: Final = 12
 
@@ -345,10 +337,6 @@ class Hand:
         actions = [_play(mask) for mask in rules.runs_in(tables, hand)]
         actions += [_play(mask) for mask in rules.sets_in(tables, hand)]
         return (*actions, *_singles(rules.leadable_singles(self, seat)))
-
-    def leadable_singles(self, seat: int) -> int:
-        """The cards ``seat`` may lead as a Single (PAT-5, ELD-4, ELD-5, D9, D10, D11)."""
-        return self.rules.leadable_singles(self, seat)
 
     def target(self) -> tuple[int, int, bool]:
         """The pattern a follower must beat: (mask, rank, was an Elder) (D13)."""

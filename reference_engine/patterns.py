@@ -6,7 +6,7 @@ and ``beats`` there take :class:`~reference_engine.cards.Cards`).
 
 >>> from reference_engine.cards import parse_mask
 >>> tables_for(DEFAULT_PROFILE).classify(parse_mask("Gon3 Gon4 Gon5"))
-(<Kind.RUN: 'run'>, 39)
+(<Kind.RUN: 'run'>, 37)
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pytest
 
@@ -187,7 +188,7 @@ def oracle_deltas(dealer: int, winner: int, pp: int | None, tricks: int, dreamer
     """Build a finished OracleHand state and let it score the claim."""
     names = [f"{s}{n}" for s in ("Sup", "Gon", "Zok", "Sin") for n in range(1, 10)] + ["WanSin"]
     others = [n for n in names if n not in hand and n != dreamer]
-    dealt = [frozenset()] * 4
+    dealt: list[frozenset[Any]] = [frozenset()] * 4
     dealt[(dealer + 2) % 4] = frozenset({O.card_from_name(dreamer)})
     dealt[winner] = frozenset(O.card_from_name(n) for n in hand)
     losers = [s for s in ((dealer + 1) % 4, (dealer + 3) % 4, dealer) if s != winner]

@@ -135,13 +135,17 @@ def test_control_pattern_answers_match_the_reference() -> None:
     ref, ctl = catalogue.reference(), catalogue.control()
     probes = ["Sup3 Sup4 Sup5", "Sup1 Gon1 WanSin", "Gon7 Gon7", "Sup1 Gon1 Zok1 Sin1", "Sin9"]
     for text in probes:
-        msg = {"cmd": "pattern", "classify": text}
+        msg: dict[str, object] = {"cmd": "pattern", "classify": text}
         assert ref.handle(msg) == ctl.handle(msg)
+    elders = "Sup1 Sup9 Gon9 Zok9 Sin1 Sin9 WanSin"
     for current, challenger in [("Sup1", "Sup2"), ("Sup7", "Sup8"), ("Gon1 Zok1 Sin1", "Sup9 Gon9 Zok9"),
                                 ("Sup1 Sup2 Sup3", "Gon7 Gon8 Gon9"), ("Sup5 Gon5 Zok5", "Sup1 Gon1 Sin1")]:
         for options in ({}, {"D16": "lowest"}, {"D7": "any-suit"}):
-            msg = {"cmd": "pattern", "current": current, "challenger": challenger, "options": options}
-            assert ref.handle(msg) == ctl.handle(msg)
+            msg = {"cmd": "pattern", "current": current, "challenger": challenger, "options": options,
+                   "elders": elders, "led": True}
+            answer = ref.handle(msg)
+            assert answer["ok"], answer
+            assert answer == ctl.handle(msg)
 
 
 @pytest.mark.parametrize("m", MUTANTS, ids=lambda m: m.id)
