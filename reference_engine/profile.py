@@ -6,68 +6,78 @@
 'any-suit'
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Final, Literal, get_args, get_type_hints
+from typing import Any, Final, Literal, TypeVar, get_args
 
 from .errors import SetupError
 
 
-def _decision(decision_id: str, default: str) -> Any:
-    """A Profile field: its decision ID (metadata) and default option."""
-    return field(default=default, metadata={"decision": decision_id})
+def _decision(decision_id: str) -> Any:
+    """A Profile field of decision ``decision_id``; its default, the first option of its type, is set by
+    :func:`_defaults_first`."""
+    return field(metadata={"decision": decision_id})
+
+
+_T = TypeVar("_T")
+
+
+def _defaults_first(cls: type[_T]) -> type[_T]:
+    """Give each decision field its default: the first option of its ``Literal`` type."""
+    for name, annotation in cls.__annotations__.items():
+        getattr(cls, name).default = get_args(annotation)[0]
+    return cls
 
 
 @dataclass(frozen=True, slots=True)
+@_defaults_first
 class Profile:
     """A frozen choice of one option per decision; the default is the spec's.
 
     This class is the one table of decisions in the engine: each field is a
     decision (its name the decision's key, its metadata the decision ID), its
-    ``Literal`` type lists the options with the default first.
+    ``Literal`` type lists the options, the default first.
     tests/engine/test_profile.py keeps it equal to spec/decisions.yaml.
     """
 
-    direction: Literal["counterclockwise"] = _decision("D1", "counterclockwise")
-    deal_order: Literal["dealer-first", "dealer-last"] = _decision("D2", "dealer-first")
-    calling_end: Literal["first-call"] = _decision("D3", "first-call")
-    next_dealer: Literal["next-seat", "caller"] = _decision("D4", "next-seat")
-    void_redeal: Literal["next-dealer", "same-dealer"] = _decision("D5", "next-dealer")
-    first_leader: Literal["dealer", "privileged-player"] = _decision("D6", "dealer")
-    single_beats: Literal["same-suit", "any-suit"] = _decision("D7", "same-suit")
-    follower_suit_rule: Literal["leader-only", "followers-too"] = _decision("D8", "leader-only")
-    wan_sin_suit: Literal["lowest", "exempt"] = _decision("D9", "lowest")
-    elder_only_top_suit: Literal["top-suit-elder", "any-elder"] = _decision("D10", "top-suit-elder")
-    privilege: Literal["any-elder", "top-suit-elder"] = _decision("D11", "any-elder")
-    must_beat: Literal["must-beat", "may-discard"] = _decision("D12", "must-beat")
-    beat_target: Literal["best-so-far", "lead"] = _decision("D13", "best-so-far")
-    discard_choice: Literal["any"] = _decision("D14", "any")
-    run_order: Literal["suit-then-top"] = _decision("D15", "suit-then-top")
-    set_of_ones: Literal["below-nines", "lowest"] = _decision("D16", "below-nines")
-    wan_sin_in_set: Literal["no", "yes"] = _decision("D17", "no")
-    wan_sin_in_run: Literal["no"] = _decision("D18", "no")
-    elder_promotion: Literal["face-up", "face-up-and-discards"] = _decision("D19", "face-up")
-    promoted_elder_following: Literal["unbeatable"] = _decision("D20", "unbeatable")
-    claim_mode: Literal["optional", "automatic"] = _decision("D21", "optional")
-    claim_count: Literal["tricks-plus-elders", "tricks-only"] = _decision("D22", "tricks-plus-elders")
-    no_claim: Literal["no-score", "replay"] = _decision("D23", "no-score")
-    five_tigers: Literal["automatic", "declared"] = _decision("D24", "automatic")
-    dreamer_count: Literal["five-plus-matches", "matches-only"] = _decision("D25", "five-plus-matches")
-    dreamer_matches: Literal["dealt-hand", "hand-at-claim", "winning-pattern"] = _decision("D26", "dealt-hand")
-    dreamer_wan_sin: Literal["number-one", "no-match"] = _decision("D27", "number-one")
-    dreamer_payers: Literal["two-losers", "all-three"] = _decision("D28", "two-losers")
-    privileged_penalty: Literal["all-shares", "winner-share"] = _decision("D29", "all-shares")
-    calling_dealer: Literal["not-privileged"] = _decision("D30", "not-privileged")
-    game_length: Literal["played-hands", "deals"] = _decision("D31", "played-hands")
-    visibility: Literal["standard"] = _decision("D32", "standard")
-    seeded_deal: Literal["splitmix64-fisher-yates"] = _decision("D33", "splitmix64-fisher-yates")
-    tigers_scoring: Literal["as-claim", "winner-only"] = _decision("D34", "as-claim")
-    elder_timing: Literal["immediate"] = _decision("D35", "immediate")
-    first_dealer: Literal["given-first-hand-only"] = _decision("D36", "given-first-hand-only")
-    elder_first_scope: Literal["current-holding"] = _decision("D37", "current-holding")
-    void_scope: Literal["hand-only"] = _decision("D38", "hand-only")
+    direction: Literal["counterclockwise"] = _decision("D1")
+    deal_order: Literal["dealer-first", "dealer-last"] = _decision("D2")
+    calling_end: Literal["first-call"] = _decision("D3")
+    next_dealer: Literal["next-seat", "caller"] = _decision("D4")
+    void_redeal: Literal["next-dealer", "same-dealer"] = _decision("D5")
+    first_leader: Literal["dealer", "privileged-player"] = _decision("D6")
+    single_beats: Literal["same-suit", "any-suit"] = _decision("D7")
+    follower_suit_rule: Literal["leader-only", "followers-too"] = _decision("D8")
+    wan_sin_suit: Literal["lowest", "exempt"] = _decision("D9")
+    elder_only_top_suit: Literal["top-suit-elder", "any-elder"] = _decision("D10")
+    privilege: Literal["any-elder", "top-suit-elder"] = _decision("D11")
+    must_beat: Literal["must-beat", "may-discard"] = _decision("D12")
+    beat_target: Literal["best-so-far", "lead"] = _decision("D13")
+    discard_choice: Literal["any"] = _decision("D14")
+    run_order: Literal["suit-then-top"] = _decision("D15")
+    set_of_ones: Literal["below-nines", "lowest"] = _decision("D16")
+    wan_sin_in_set: Literal["no", "yes"] = _decision("D17")
+    wan_sin_in_run: Literal["no"] = _decision("D18")
+    elder_promotion: Literal["face-up", "face-up-and-discards"] = _decision("D19")
+    promoted_elder_following: Literal["unbeatable"] = _decision("D20")
+    claim_mode: Literal["optional", "automatic"] = _decision("D21")
+    claim_count: Literal["tricks-plus-elders", "tricks-only"] = _decision("D22")
+    no_claim: Literal["no-score", "replay"] = _decision("D23")
+    five_tigers: Literal["automatic", "declared"] = _decision("D24")
+    dreamer_count: Literal["five-plus-matches", "matches-only"] = _decision("D25")
+    dreamer_matches: Literal["dealt-hand", "hand-at-claim", "winning-pattern"] = _decision("D26")
+    dreamer_wan_sin: Literal["number-one", "no-match"] = _decision("D27")
+    dreamer_payers: Literal["two-losers", "all-three"] = _decision("D28")
+    privileged_penalty: Literal["all-shares", "winner-share"] = _decision("D29")
+    calling_dealer: Literal["not-privileged"] = _decision("D30")
+    game_length: Literal["played-hands", "deals"] = _decision("D31")
+    visibility: Literal["standard"] = _decision("D32")
+    seeded_deal: Literal["splitmix64-fisher-yates"] = _decision("D33")
+    tigers_scoring: Literal["as-claim", "winner-only"] = _decision("D34")
+    elder_timing: Literal["immediate"] = _decision("D35")
+    first_dealer: Literal["given-first-hand-only"] = _decision("D36")
+    elder_first_scope: Literal["current-holding"] = _decision("D37")
+    void_scope: Literal["hand-only"] = _decision("D38")
 
     def __post_init__(self) -> None:
         for decision, key, options in DECISIONS:
@@ -79,7 +89,7 @@ class Profile:
                 )
 
     @classmethod
-    def from_options(cls, options: Mapping[str, str]) -> Profile:
+    def from_options(cls, options: Mapping[str, str]) -> "Profile":
         """Build a profile from ``{decision ID: option ID}``; the rest default (cached: every
         ``start`` and ``pattern`` request builds one)."""
         try:
@@ -95,7 +105,7 @@ class Profile:
         return profile
 
     @classmethod
-    def _from_options(cls, options: Mapping[str, str]) -> Profile:
+    def _from_options(cls, options: Mapping[str, str]) -> "Profile":
         changes: dict[str, str] = {}
         for decision, option in options.items():
             if decision not in _BY_ID:
@@ -115,13 +125,7 @@ class Profile:
 
 
 def _table() -> tuple[tuple[str, str, tuple[str, ...]], ...]:
-    hints = get_type_hints(Profile)
-    table = []
-    for f in fields(Profile):
-        options: tuple[str, ...] = get_args(hints[f.name])
-        assert options[0] == f.default, f"{f.name}: the default option comes first"
-        table.append((str(f.metadata["decision"]), f.name, options))
-    return tuple(table)
+    return tuple((str(f.metadata["decision"]), f.name, get_args(f.type)) for f in fields(Profile))
 
 
 DECISIONS: Final = _table()
