@@ -37,7 +37,7 @@ from .cards import (
     parse_mask,
     seeded_deck,
 )
-from .errors import HakkaError, IllegalActionError, MalformedError, SetupError
+from .errors import HakkaError, MalformedError, SetupError
 from .patterns import RUN, SINGLE, Kind, PatternTables, tables_for
 from .profile import DEFAULT_PROFILE, Profile
 from .rules import DEFAULT_RULES, FIVE_TIGERS, Rules, elders_given, top_suit_mask

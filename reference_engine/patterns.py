@@ -5,7 +5,7 @@ which is asked through :class:`~reference_engine.rules.Rules` (``classify``
 and ``beats`` there take :class:`~reference_engine.cards.Cards`).
 
 >>> from reference_engine.cards import parse_mask
->>> tables_for(DEFAULT_PROFILE).classify(parse_mask("Gon3 Gon4 Gon5"))
+>>> tables_for(Profile()).classify(parse_mask("Gon3 Gon4 Gon5"))
 (<Kind.RUN: 'run'>, 37)
 """
 
@@ -24,8 +24,7 @@ from .cards import (
     number_of,
     suit_of,
 )
-from .profile import DEFAULT_PROFILE, Profile
-
+from .profile import Profile
 
 
 class Kind(StrEnum):

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from .cards import NUMBER_MASKS, SUIT_MASKS, WAN_SIN_BIT, Cards
-from .patterns import INITIAL_ELDERS, NEVER_BEAT_SINGLES, RUN, SINGLE, Kind, PatternTables, tables_for
+from .patterns import INITIAL_ELDERS, NEVER_BEAT_SINGLES, SINGLE, Kind, PatternTables, tables_for
 from .profile import DEFAULT_PROFILE, Profile
 from .scoring import HandResult, Payment, Win, dreamer_count, payments, settle, table_value
 

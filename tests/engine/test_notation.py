@@ -42,7 +42,7 @@ def test_notation_round_trips(profile: Profile, seed: int, rng_seed: int, steps:
     back = Hand.from_notation(hand.notation())
     assert_same_position(hand, back)
     # the repr evaluates to the same position
-    assert_same_position(hand, eval(repr(hand), {"Hand": Hand}))  # noqa: S307 - our own repr
+    assert_same_position(hand, eval(repr(hand), {"Hand": Hand}))
     # and the copy plays on like the original
     if hand.to_act is not None:
         action = next(iter(hand.legal_actions()))

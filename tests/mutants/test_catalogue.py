@@ -19,7 +19,7 @@ import yaml
 from reference_engine.profile import DECISIONS, Profile, every_option_profile
 from reference_engine.rules import DEFAULT_RULES, Rules
 from tests.mutants import catalogue
-from tests.mutants.catalogue import CONTROL, MUTANTS, MUTANT_COUNT_NODE_LIMIT, Mutant, PinnedRules
+from tests.mutants.catalogue import CONTROL, MUTANT_COUNT_NODE_LIMIT, MUTANTS, Mutant, PinnedRules
 from tests.mutants.differential import first_divergence, hand_start, lockstep, random_policy
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
