@@ -269,14 +269,17 @@ class Hand:
 
     def copy(self) -> Hand:
         """An independent copy (for search, perft and fuzzing)."""
-        other = object.__new__(type(self))
-        for name in Hand.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.hands = list(self.hands)
-        other.tricks = list(self.tricks)
-        other.plays = list(self.plays)
-        other.history = list(self.history)
-        return other
+        o = object.__new__(type(self))
+        o.profile, o.rules, o.tables, o.dealer, o.dreamer, o.dreamer_card, o.dealt = (
+            self.profile, self.rules, self.tables, self.dealer, self.dreamer, self.dreamer_card, self.dealt)
+        o.phase, o.to_act, o.caller, o.privileged, o.played, o.discarded, o.elders = (
+            self.phase, self.to_act, self.caller, self.privileged, self.played, self.discarded, self.elders)
+        o.leader, o.acted, o.best_seat, o.best_mask, o.best_kind, o.best_rank, o.best_elder = (
+            self.leader, self.acted, self.best_seat, self.best_mask, self.best_kind, self.best_rank, self.best_elder)
+        o.lead_mask, o.lead_rank, o.lead_elder, o.last_winning_pattern, o.result, o._legal = (
+            self.lead_mask, self.lead_rank, self.lead_elder, self.last_winning_pattern, self.result, self._legal)
+        o.hands, o.tricks, o.plays, o.history = list(self.hands), list(self.tricks), list(self.plays), list(self.history)
+        return o  # every slot (tests/engine/test_hand.py checks that none is forgotten)
 
     def notation(self) -> str:
         """The position as one line of text that :meth:`from_notation` reads back."""

@@ -524,6 +524,16 @@ def test_copy_is_independent() -> None:
     assert hand.to_act == 0 and other.to_act == 3
 
 
+def test_copy_copies_every_slot() -> None:
+    hand = fixed()
+    hand.apply(0, "call")
+    hand.apply(0, "play Sup2")
+    other = hand.copy()
+    for name in Hand.__slots__:
+        assert getattr(other, name) == getattr(hand, name), name
+    assert other.hands is not hand.hands and other.history is not hand.history
+
+
 def test_apply_accepts_text_and_actions_alike() -> None:
     a, b = fixed(), fixed()
     a.apply(0, "call")
