@@ -13,15 +13,17 @@ from .actions import Action, DiscardOption, LegalActions
 from .cards import Card, Cards, seeded_deck
 from .errors import HakkaError, IllegalActionError, MalformedError, SetupError
 from .game import Game
-from .hand import Hand, deal_sequence
-from .patterns import beats, classify
+from .hand import Hand, Phase, deal_sequence
+from .observation import Observation
+from .patterns import Kind
 from .perft import perft, perft_counts
 from .profile import DECISIONS, DEFAULT_PROFILE, Profile
+from .rules import DEFAULT_RULES, Rules, beats, classify
 from .scoring import SCORE_TABLE, HandResult, table_value
 
 __all__ = [
-    "Action", "Card", "Cards", "DECISIONS", "DEFAULT_PROFILE", "DiscardOption", "Game",
-    "Hand", "HandResult", "HakkaError", "IllegalActionError", "LegalActions",
-    "MalformedError", "Profile", "SCORE_TABLE", "SetupError", "beats", "classify",
+    "Action", "Card", "Cards", "DECISIONS", "DEFAULT_PROFILE", "DEFAULT_RULES", "DiscardOption", "Game",
+    "Hand", "HandResult", "HakkaError", "IllegalActionError", "Kind", "LegalActions",
+    "MalformedError", "Observation", "Phase", "Profile", "Rules", "SCORE_TABLE", "SetupError", "beats", "classify",
     "deal_sequence", "perft", "perft_counts", "seeded_deck", "table_value",
 ]

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
-from typing import Final, NamedTuple
+from typing import Final
 
 from .cards import FULL_DECK, Cards, indices, mask_text, parse_mask
 from .errors import MalformedError
@@ -32,11 +32,51 @@ VERBS: Final = (CALL, PASS, PLAY, DISCARD, CLAIM, CONTINUE, TIGERS, DECLINE)
 _ORDER: Final = {verb: i for i, verb in enumerate(VERBS)}
 
 
-class Action(NamedTuple):
-    """A verb and, for ``play`` and ``discard``, a card mask."""
+def _problem(verb: object, mask: object) -> str | None:
+    """Why ``(verb, mask)`` is not an action, or ``None``."""
+    if not isinstance(verb, str) or verb not in _ORDER:
+        return f"unknown verb {verb!r}; verbs: {', '.join(VERBS)}"
+    if not isinstance(mask, int) or isinstance(mask, bool) or not 0 <= mask <= FULL_DECK:
+        return f"{mask!r} is not a set of cards of the 37-card deck"
+    if verb in VERBS_WITH_CARDS and not mask:
+        return f"{verb!r} needs at least one card"
+    if verb not in VERBS_WITH_CARDS and mask:
+        return f"{verb!r} takes no cards"
+    return None
 
-    verb: str
-    mask: int = 0
+
+class Action(tuple[str, int]):
+    """A verb and, for ``play`` and ``discard``, a card mask; refuses anything else.
+
+    >>> Action("play", 0)
+    Traceback (most recent call last):
+    ...
+    reference_engine.errors.MalformedError: 'play <mask 0>': 'play' needs at least one card
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, verb: str, mask: int = 0) -> Action:
+        problem = _problem(verb, mask)
+        if problem is not None:
+            raise MalformedError(problem, action=f"{verb} <mask {mask!r}>")
+        return tuple.__new__(cls, (verb, mask))
+
+    @classmethod
+    def _trusted(cls, verb: str, mask: int) -> Action:
+        """An action from values known to be valid (no checks: the discards of a discard option)."""
+        return tuple.__new__(cls, (verb, mask))
+
+    @property
+    def verb(self) -> str:
+        return self[0]
+
+    @property
+    def mask(self) -> int:
+        return self[1]
+
+    def __getnewargs__(self) -> tuple[str, int]:
+        return (self[0], self[1])
 
     @classmethod
     def parse(cls, text: str) -> Action:
@@ -65,18 +105,6 @@ class Action(NamedTuple):
     def cards(self) -> Cards:
         return Cards(self.mask)
 
-    def problem(self) -> str | None:
-        """Why this value is not an action :meth:`parse` could produce, or ``None``."""
-        if self.verb not in _ORDER:
-            return f"unknown verb {self.verb!r}; verbs: {', '.join(VERBS)}"
-        if not isinstance(self.mask, int) or not 0 <= self.mask <= FULL_DECK:
-            return f"{self.mask!r} is not a set of cards of the 37-card deck"
-        if self.verb in VERBS_WITH_CARDS and not self.mask:
-            return f"{self.verb!r} needs at least one card"
-        if self.verb not in VERBS_WITH_CARDS and self.mask:
-            return f"{self.verb!r} takes no cards"
-        return None
-
     def sort_key(self) -> tuple[int, int, tuple[int, ...]]:
         """Canonical order: by verb, then fewer cards, then card order."""
         return (_ORDER[self.verb], self.mask.bit_count(), tuple(indices(self.mask)))
@@ -104,7 +132,7 @@ class DiscardOption:
         """Every concrete discard, in canonical order."""
         bits = [1 << i for i in indices(self.allowed)]
         for combo in combinations(bits, self.count):
-            yield Action(DISCARD, sum(combo))
+            yield Action._trusted(DISCARD, sum(combo))
 
     def size(self) -> int:
         """How many concrete discards this option stands for."""
@@ -152,6 +180,14 @@ class LegalActions:
     def sorted(self) -> list[Action]:
         """The concrete actions (without the discard option) in canonical order."""
         return sorted(self.actions, key=Action.sort_key)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LegalActions):
+            return NotImplemented
+        return set(self.actions) == set(other.actions) and self.discard == other.discard
+
+    def __hash__(self) -> int:
+        return hash((frozenset(self.actions), self.discard))
 
     def __repr__(self) -> str:
         shown = ", ".join(str(a) for a in self.sorted())

@@ -28,7 +28,6 @@ DECK_SIZE: Final = 37
 FULL_DECK: Final = (1 << DECK_SIZE) - 1
 SUIT_MASKS: Final = tuple(0x1FF << (9 * s) for s in range(4))
 WAN_SIN_BIT: Final = 1 << WAN_SIN
-SUITED: Final = FULL_DECK & ~WAN_SIN_BIT
 
 
 def card_index(suit: int, number: int) -> int:

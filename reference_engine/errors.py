@@ -20,12 +20,17 @@ class HakkaError(Exception):
         rule: str | None = None,
         seat: int | None = None,
         action: str | None = None,
+        position: str | None = None,
     ) -> None:
         self.message = message
         self.rule = rule
         self.seat = seat
         self.action = action
+        self.position = position
+        """The hand's notation when the error arose (:meth:`Hand.notation`), if known."""
         super().__init__(self._render())
+        if position is not None:  # shown in tracebacks, not in the message
+            self.add_note(f"position: {position}")
 
     def _render(self) -> str:
         parts = []

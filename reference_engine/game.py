@@ -12,8 +12,9 @@ from typing import Final
 
 from .actions import Action
 from .errors import SetupError
-from .hand import ENDED, Hand
+from .hand import Hand, Phase
 from .profile import DEFAULT_PROFILE, Profile
+from .rules import DEFAULT_RULES, Rules
 from .scoring import HandResult
 
 GAME_OVER: Final = "game-over"
@@ -23,7 +24,7 @@ Deal = Mapping[str, object]
 """One deal: ``{"hands": [...]}``, ``{"deck": "..."}`` or ``{"seed": n}``."""
 
 
-def deal_hand(dealer: int, deal: Deal, profile: Profile, hand_class: type[Hand] = Hand) -> Hand:
+def deal_hand(dealer: int, deal: Deal, profile: Profile, *, rules: Rules = DEFAULT_RULES) -> Hand:
     """Deal one hand from a deal description (explicit hands, a deck order or a seed)."""
     keys = set(deal) & {"hands", "deck", "seed"}
     if len(keys) != 1:
@@ -32,16 +33,16 @@ def deal_hand(dealer: int, deal: Deal, profile: Profile, hand_class: type[Hand] 
         hands = deal["hands"]
         if not isinstance(hands, Sequence) or isinstance(hands, str):
             raise SetupError("hands must be a list of 4 card lists", rule="DEAL-4")
-        return hand_class.deal(dealer, hands, profile)
+        return Hand.deal(dealer, hands, profile, rules=rules)
     if "deck" in deal:
         deck = deal["deck"]
         if not isinstance(deck, (str, list)):
             raise SetupError("deck must be a card list", rule="DEAL-4")
-        return hand_class.from_deck(dealer, deck, profile)
+        return Hand.from_deck(dealer, deck, profile, rules=rules)
     seed = deal["seed"]
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise SetupError(f"seed must be a non-negative integer, not {seed!r}", rule="DEAL-5")
-    return hand_class.from_seed(dealer, seed, profile)
+    return Hand.from_seed(dealer, seed, profile, rules=rules)
 
 
 class Game:
@@ -56,20 +57,21 @@ class Game:
         first_dealer: int,
         deals: Sequence[Deal],
         profile: Profile = DEFAULT_PROFILE,
-        hand_class: type[Hand] = Hand,
+        *,
+        rules: Rules = DEFAULT_RULES,
     ) -> None:
         if not deals:
             raise SetupError("a game needs at least one deal", rule="GAME-1")
         self.profile = profile
-        self.hand_class = hand_class
+        self.rules = rules
         self.deals = list(deals)
         self.scores = [0, 0, 0, 0]
         self.results: list[HandResult] = []
         self.hands_played = 0
         self.deal_index = 0
-        self.hand = deal_hand(first_dealer, self.deals[0], profile, hand_class)
+        self.hand = deal_hand(first_dealer, self.deals[0], profile, rules=rules)
         for number, deal in enumerate(self.deals[1:], start=2):
-            _check_deal(number, deal, profile, hand_class)
+            _check_deal(number, deal, profile, rules)
 
     @property
     def over(self) -> bool:
@@ -95,12 +97,12 @@ class Game:
         Traceback (most recent call last):
         ...
         reference_engine.errors.SetupError: the game needs deal 2 but the setup lists only 1 [GAME-1]
-        >>> game.hand.phase, game.results
+        >>> game.hand.phase.value, game.results
         ('calling', [])
         """
         before = self.hand.copy()
         self.hand.apply(seat, action)
-        if self.hand.phase != ENDED:
+        if self.hand.phase != Phase.ENDED:
             return
         result = self.hand.result
         assert result is not None
@@ -124,12 +126,12 @@ class Game:
             raise SetupError(
                 f"the game needs deal {index + 1} but the setup lists only {len(self.deals)}", rule="GAME-1")
         try:
-            return deal_hand(dealer, self.deals[index], self.profile, self.hand_class)
+            return deal_hand(dealer, self.deals[index], self.profile, rules=self.rules)
         except SetupError as exc:
             raise SetupError(f"deal {index + 1} (Dealer seat {dealer}): {exc.message}", rule=exc.rule) from None
 
 
-def _check_deal(number: int, deal: Deal, profile: Profile, hand_class: type[Hand]) -> None:
+def _check_deal(number: int, deal: Deal, profile: Profile, rules: Rules) -> None:
     """Refuse at the start what no Dealer could make right: counts, duplicates, a bad deck or seed.
 
     Which seat holds the 1-card hand can only be judged when the deal is
@@ -142,6 +144,6 @@ def _check_deal(number: int, deal: Deal, profile: Profile, hand_class: type[Hand
         sizes = [len(h.split()) if isinstance(h, str) else len(h) for h in hands]
         dealer = (sizes.index(min(sizes)) + 2) % 4
     try:
-        deal_hand(dealer, deal, profile, hand_class)
+        deal_hand(dealer, deal, profile, rules=rules)
     except SetupError as exc:
         raise SetupError(f"deal {number}: {exc.message}", rule=exc.rule) from None

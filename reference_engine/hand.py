@@ -2,16 +2,17 @@
 
 >>> hand = Hand.from_seed(dealer=0, seed=1)
 >>> hand.phase, hand.to_act, [str(a) for a in hand.legal_actions()]
-('calling', 0, ['call', 'pass'])
+(<Phase.CALLING: 'calling'>, 0, ['call', 'pass'])
 >>> hand.apply(0, "call")
->>> hand.phase, hand.to_act
-('playing', 0)
+>>> hand.phase == "playing", hand.to_act
+(True, 0)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Final, NamedTuple
+from enum import StrEnum
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .actions import (
     CALL,
@@ -29,11 +30,6 @@ from .actions import (
 from .cards import (
     DECK_SIZE,
     FULL_DECK,
-    NAMES,
-    NUMBER_MASKS,
-    SUIT_MASKS,
-    WAN_SIN,
-    WAN_SIN_BIT,
     Cards,
     indices,
     mask_text,
@@ -41,60 +37,29 @@ from .cards import (
     parse_mask,
     seeded_deck,
 )
-from .errors import HakkaError, IllegalActionError, MalformedError, SetupError
-from .patterns import (
-    INITIAL_ELDERS,
-    NEVER_BEAT_SINGLES,
-    NONE,
-    RUN,
-    SET,
-    SINGLE,
-    PatternTables,
-    tables_for,
-)
+from .errors import HakkaError, MalformedError, SetupError
+from .patterns import RUN, SINGLE, Kind, PatternTables, tables_for
 from .profile import DEFAULT_PROFILE, Profile
-from .scoring import HandResult, score_claim
+from .rules import DEFAULT_RULES, FIVE_TIGERS, Rules, elders_given, top_suit_mask
+from .scoring import HandResult, Win
 
-CALLING: Final = "calling"
-TIGERS_PHASE: Final = "tigers"
-PLAYING: Final = "playing"
-CLAIMING: Final = "claim"
-ENDED: Final = "ended"
+if TYPE_CHECKING:
+    from .observation import Observation
 
-FIVE_TIGERS: Final = NUMBER_MASKS[1] | WAN_SIN_BIT
-"""TIG-1: Sup1, Gon1, Zok1, Sin1 and Wan Sin."""
+__all__ = ["FIVE_TIGERS", "HAND_SIZE", "Hand", "Phase", "Play", "deal_sequence", "elders_given", "top_suit_mask"]
+
+
+class Phase(StrEnum):
+    """The phase of a hand (GAME-2); the value is its wire name (spec/PROTOCOL.md)."""
+
+    CALLING = "calling"
+    TIGERS = "tigers"
+    PLAYING = "playing"
+    CLAIMING = "claim"
+    ENDED = "ended"
+
+
 HAND_SIZE: Final = 12
-
-
-def _elder_slices() -> tuple[int, ...]:
-    """``table[gone]``: the Elders of one suit given which of its cards are gone (ELD-2)."""
-    table = []
-    for gone in range(512):
-        elders = 0
-        for n in range(9, 0, -1):
-            elders |= 1 << (n - 1)
-            if not gone >> (n - 1) & 1:
-                break
-        table.append(elders)
-    return tuple(table)
-
-
-ELDER_SLICES: Final = _elder_slices()
-_SPECIAL_ELDERS: Final = NEVER_BEAT_SINGLES  # ELD-1: Sup1, Sin1 and Wan Sin stay Elders
-
-
-def elders_given(gone: int) -> int:
-    """Every Elder when the cards of ``gone`` have left play (ELD-1, ELD-2)."""
-    return (
-        _SPECIAL_ELDERS
-        | ELDER_SLICES[gone & 0x1FF]
-        | ELDER_SLICES[(gone >> 9) & 0x1FF] << 9
-        | ELDER_SLICES[(gone >> 18) & 0x1FF] << 18
-        | ELDER_SLICES[(gone >> 27) & 0x1FF] << 27
-    )
-
-
-assert elders_given(0) == INITIAL_ELDERS
 
 _PLAY_CACHE: dict[int, Action] = {}
 
@@ -123,18 +88,6 @@ _TIGERS_OR_DECLINE: Final = LegalActions((Action(TIGERS), Action(DECLINE)))
 _NOTHING: Final = LegalActions(())
 
 
-def top_suit_mask(hand: int) -> int:
-    """The cards of the highest-ranking suit in ``hand`` (PAT-5).
-
-    Wan Sin counts as a pseudo-suit below Sin, so it is the top "suit" only of
-    a hand that holds nothing else; D9 ``exempt`` is applied by the callers.
-    """
-    for suit_mask in SUIT_MASKS:
-        if hand & suit_mask:
-            return hand & suit_mask
-    return hand & WAN_SIN_BIT
-
-
 class Play(NamedTuple):
     """One action of the current round: who did what."""
 
@@ -145,14 +98,15 @@ class Play(NamedTuple):
 class Hand:
     """The mutable state of one hand, from the deal to the result.
 
-    Build it with :meth:`deal`, :meth:`from_deck` or :meth:`from_seed`; then
-    ask :attr:`to_act` and :meth:`legal_actions` and :meth:`apply` actions
-    until :attr:`result` is set. Every seat index is 0-3; ``seat + 1`` is the
-    next seat counterclockwise (GAME-5, D1).
+    Build it with :meth:`deal`, :meth:`from_deck`, :meth:`from_seed` or
+    :meth:`from_notation`; then ask :attr:`to_act` and :meth:`legal_actions`
+    and :meth:`apply` actions until :attr:`result` is set. Every seat index is
+    0-3; ``seat + 1`` is the next seat counterclockwise (GAME-5, D1). Every
+    rule decision is asked of :attr:`rules` (:class:`~reference_engine.rules.Rules`).
     """
 
     __slots__ = (
-        "profile", "tables", "dealer", "dreamer", "dreamer_card", "dealt", "hands",
+        "profile", "rules", "tables", "dealer", "dreamer", "dreamer_card", "dealt", "hands",
         "phase", "to_act", "caller", "privileged", "played", "discarded", "elders",
         "tricks", "leader", "plays", "acted", "best_seat", "best_mask", "best_kind",
         "best_rank", "best_elder", "lead_mask", "lead_rank", "lead_elder",
@@ -160,13 +114,14 @@ class Hand:
     )
 
     profile: Profile
+    rules: Rules
     tables: PatternTables
     dealer: int
     dreamer: int
     dreamer_card: int
     dealt: tuple[int, int, int, int]
     hands: list[int]
-    phase: str
+    phase: Phase
     to_act: int | None
     caller: int | None
     privileged: int | None
@@ -179,7 +134,7 @@ class Hand:
     acted: int
     best_seat: int
     best_mask: int
-    best_kind: int
+    best_kind: Kind
     best_rank: int
     best_elder: bool
     lead_mask: int
@@ -198,6 +153,8 @@ class Hand:
         dealer: int,
         hands: Sequence[int | Cards | str],
         profile: Profile = DEFAULT_PROFILE,
+        *,
+        rules: Rules = DEFAULT_RULES,
     ) -> Hand:
         """A hand from explicit holdings by seat (DEAL-2, DEAL-4).
 
@@ -230,11 +187,12 @@ class Hand:
                     rule="CARDS-1", seat=seat,
                 )
             seen |= mask
-        return cls._new(dealer, masks, profile)
+        return cls._new(dealer, masks, rules.profile(profile), rules)
 
     @classmethod
     def from_deck(
-        cls, dealer: int, deck: Sequence[int] | str, profile: Profile = DEFAULT_PROFILE
+        cls, dealer: int, deck: Sequence[int] | str, profile: Profile = DEFAULT_PROFILE, *,
+        rules: Rules = DEFAULT_RULES,
     ) -> Hand:
         """A hand dealt from a deck order (DEAL-4, D2); ``deck[0]`` is dealt first."""
         _check_seat(dealer, "dealer")
@@ -254,47 +212,52 @@ class Hand:
                 + (f", missing {mask_text(missing)}" if missing else ", some twice"),
                 rule="CARDS-1",
             )
+        profile = rules.profile(profile)
         masks = [0, 0, 0, 0]
         for seat, index in zip(deal_sequence(dealer, profile), order, strict=True):
             masks[seat] |= 1 << index
-        return cls._new(dealer, masks, profile)
+        return cls._new(dealer, masks, profile, rules)
 
     @classmethod
-    def from_seed(cls, dealer: int, seed: int, profile: Profile = DEFAULT_PROFILE) -> Hand:
+    def from_seed(
+        cls, dealer: int, seed: int, profile: Profile = DEFAULT_PROFILE, *, rules: Rules = DEFAULT_RULES
+    ) -> Hand:
         """A hand dealt from the deck that ``seed`` shuffles (DEAL-5, D33)."""
-        return cls.from_deck(dealer, seeded_deck(seed), profile)
-
-    tables_class: ClassVar[type[PatternTables]] = PatternTables
-    """The pattern tables this class plays with; a variant engine may supply its own."""
+        return cls.from_deck(dealer, seeded_deck(seed), profile, rules=rules)
 
     @classmethod
-    def pattern_tables(cls, profile: Profile) -> PatternTables:
-        return tables_for(profile, cls.tables_class)
+    def from_notation(cls, text: str, *, rules: Rules = DEFAULT_RULES) -> Hand:
+        """The hand that :meth:`notation` wrote (see :mod:`reference_engine.notation`)."""
+        from .notation import parse_notation
+
+        return parse_notation(text, rules)
 
     @classmethod
-    def _new(cls, dealer: int, masks: list[int], profile: Profile) -> Hand:
+    def _new(cls, dealer: int, masks: list[int], profile: Profile, rules: Rules) -> Hand:
         self = object.__new__(cls)
         self.profile = profile
-        self.tables = self.pattern_tables(profile)
+        self.rules = rules
+        self.tables = tables_for(profile)
         self.dealer = dealer
         self.dreamer = (dealer + 2) % 4
         self.dreamer_card = masks[self.dreamer].bit_length() - 1
         self.dealt = (masks[0], masks[1], masks[2], masks[3])
         self.hands = list(masks)
         self.hands[self.dreamer] = 0  # the Dreamer's card takes no part in play (DEAL-3)
-        self.phase = CALLING
+        self.phase = Phase.CALLING
         self.to_act = dealer  # CALL-1: the Dealer speaks first
         self.caller = None
         self.privileged = None
         self.played = 0
         self.discarded = 0
-        self.elders = self._elders_given(0)
+        self.elders = rules.elders_given(0)  # ELD-1
         self.tricks = [0, 0, 0, 0]
         self.leader = dealer
         self.plays = []
         self.acted = 0
         self.best_seat = dealer
-        self.best_mask = self.best_kind = self.best_rank = 0
+        self.best_mask = self.best_rank = 0
+        self.best_kind = Kind.NONE
         self.best_elder = False
         self.lead_mask = self.lead_rank = 0
         self.lead_elder = False
@@ -306,21 +269,32 @@ class Hand:
 
     def copy(self) -> Hand:
         """An independent copy (for search, perft and fuzzing)."""
-        other = object.__new__(type(self))
-        for name in Hand.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.hands = list(self.hands)
-        other.tricks = list(self.tricks)
-        other.plays = list(self.plays)
-        other.history = list(self.history)
-        return other
+        o = object.__new__(type(self))
+        o.profile, o.rules, o.tables, o.dealer, o.dreamer, o.dreamer_card, o.dealt = (
+            self.profile, self.rules, self.tables, self.dealer, self.dreamer, self.dreamer_card, self.dealt)
+        o.phase, o.to_act, o.caller, o.privileged, o.played, o.discarded, o.elders = (
+            self.phase, self.to_act, self.caller, self.privileged, self.played, self.discarded, self.elders)
+        o.leader, o.acted, o.best_seat, o.best_mask, o.best_kind, o.best_rank, o.best_elder = (
+            self.leader, self.acted, self.best_seat, self.best_mask, self.best_kind, self.best_rank, self.best_elder)
+        o.lead_mask, o.lead_rank, o.lead_elder, o.last_winning_pattern, o.result, o._legal = (
+            self.lead_mask, self.lead_rank, self.lead_elder, self.last_winning_pattern, self.result, self._legal)
+        o.hands, o.tricks, o.plays, o.history = list(self.hands), list(self.tricks), list(self.plays), list(self.history)
+        return o  # every slot (tests/engine/test_hand.py checks that none is forgotten)
+
+    def notation(self) -> str:
+        """The position as one line of text that :meth:`from_notation` reads back."""
+        from .notation import write_notation
+
+        return write_notation(self)
+
+    def __repr__(self) -> str:
+        return f"Hand.from_notation({self.notation()!r})"
 
     # ---------------------------------------------------------------- queries
 
     def next_seat(self, seat: int) -> int:
         """The next active seat counterclockwise, skipping the Dreamer (GAME-5, D1)."""
-        seat = (seat + 1) % 4
-        return (seat + 1) % 4 if seat == self.dreamer else seat
+        return self.rules.next_seat(self, seat)
 
     @property
     def active_seats(self) -> tuple[int, int, int]:
@@ -331,16 +305,9 @@ class Hand:
         """The cards ``seat`` holds now (the Dreamer: its one card)."""
         return Cards(1 << self.dreamer_card if seat == self.dreamer else self.hands[seat])
 
-    def elder_cards(self) -> Cards:
-        return Cards(self.elders)
-
     def claim_count(self, seat: int) -> int:
         """Tricks won plus Elders in hand (CLAIM-1)."""
-        return self.tricks[seat] + (self.hands[seat] & self.elders).bit_count()
-
-    @property
-    def round_plays(self) -> tuple[Play, ...]:
-        return tuple(self.plays)
+        return self.rules.claim_count(self, seat)
 
     def legal_actions(self) -> LegalActions:
         """What the seat to act may do now, in compact form."""
@@ -351,59 +318,30 @@ class Hand:
 
     def _compute_legal(self) -> LegalActions:
         phase = self.phase
-        if phase == PLAYING:
+        if phase == Phase.PLAYING:
             seat = self.to_act
             assert seat is not None
-            if self.acted == 0:
-                return LegalActions(self._lead_actions(seat))
-            return self._follow_actions(seat)
-        if phase == CALLING:
+            legal = LegalActions(self._lead_actions(seat)) if self.acted == 0 else self._follow_actions(seat)
+            if self.rules.claims_any_turn(self, seat):
+                legal = LegalActions((*legal.actions, Action(CLAIM)), legal.discard)
+            return legal
+        if phase == Phase.CALLING:
             return _CALL_OR_PASS
-        if phase == CLAIMING:
+        if phase == Phase.CLAIMING:
             return _CLAIM_OR_CONTINUE
-        if phase == TIGERS_PHASE:
+        if phase == Phase.TIGERS:
             return _TIGERS_OR_DECLINE
         return _NOTHING
 
     def _lead_actions(self, seat: int) -> tuple[Action, ...]:
         """PLAY-2: any Run or Set in hand, or a Single the lead rules allow."""
         hand = self.hands[seat]
-        tables = self.tables
-        actions = [_play(mask) for mask in tables.runs_in_hand(hand)]
-        actions += [_play(mask) for mask in tables.sets_in_hand(hand)]
-        return (*actions, *_singles(self.leadable_singles(seat)))
+        rules, tables = self.rules, self.tables
+        actions = [_play(mask) for mask in rules.runs_in(tables, hand)]
+        actions += [_play(mask) for mask in rules.sets_in(tables, hand)]
+        return (*actions, *_singles(rules.leadable_singles(self, seat)))
 
-    def leadable_singles(self, seat: int) -> int:
-        """The cards ``seat`` may lead as a Single (PAT-5, ELD-4, ELD-5, D9, D10, D11)."""
-        hand = self.hands[seat]
-        elders = self.elders
-        profile = self.profile
-        top = top_suit_mask(hand)
-        exempt = profile.wan_sin_suit == "exempt"
-        wan_sin = hand & WAN_SIN_BIT
-        if exempt and top == wan_sin:  # D9 exempt: Wan Sin is no suit
-            top = 0
-        non_elders = top & ~elders
-        if non_elders:
-            allowed = non_elders
-            may_lead_elder = False
-        elif not top:  # only Wan Sin is left
-            allowed = wan_sin
-            may_lead_elder = True
-        else:  # the top suit holds only Elders (D10)
-            allowed = top if profile.elder_only_top_suit == "top-suit-elder" else hand & elders
-            may_lead_elder = True
-        if seat == self.privileged:  # ELD-5, D11
-            if profile.privilege == "any-elder":
-                allowed |= hand & elders
-                may_lead_elder = True
-            else:  # only the Elders of the top suit, so Wan Sin stays bound (D9)
-                allowed |= top & elders
-        if exempt and may_lead_elder:
-            allowed |= wan_sin
-        return allowed
-
-    def _target(self) -> tuple[int, int, bool]:
+    def target(self) -> tuple[int, int, bool]:
         """The pattern a follower must beat: (mask, rank, was an Elder) (D13)."""
         if self.profile.beat_target == "lead":
             return self.lead_mask, self.lead_rank, self.lead_elder
@@ -416,39 +354,27 @@ class Hand:
             return top_suit_mask(hand)
         return hand
 
-    def _follow_size_ok(self, size: int, target_size: int) -> bool:
-        """PLAY-3: a follower plays as many cards as the pattern led."""
-        return size == target_size
-
-    def _may_discard(self, can_beat: bool) -> bool:
-        """PLAY-4, D12: discarding is for a follower who cannot beat."""
-        return not can_beat or self.profile.must_beat == "may-discard"
-
-    def _discard_count(self, target_size: int) -> int:
-        """PLAY-4: a discard holds as many cards as the pattern led."""
-        return target_size
-
     def _follow_actions(self, seat: int) -> LegalActions:
-        """PLAY-3, PLAY-4: the plays that beat the target, or the discard option."""
-        target, rank, target_elder = self._target()
+        """PLAY-3, PLAY-4, D12: the plays that beat the target, or the discard option."""
+        target, rank, target_elder = self.target()
         kind = self.best_kind
         size = target.bit_count()
-        tables = self.tables
+        rules, tables = self.rules, self.tables
         pool = self._follow_pool(seat)
         actions: list[Action] = []
         if kind == SINGLE:
-            if not tables.single_unbeatable(target, target_elder):
-                actions = list(_singles(pool & tables.single_beaters[target.bit_length() - 1]))
+            if not rules.elder_single_unbeatable(target_elder):
+                actions = list(_singles(pool & rules.single_beaters(tables, target.bit_length() - 1)))
         else:
             hand = self.hands[seat]
-            candidates = tables.runs_in_hand(hand) if kind == RUN else tables.sets_in_hand(hand)
+            candidates = rules.runs_in(tables, hand) if kind == RUN else rules.sets_in(tables, hand)
             for mask in candidates:
-                if self._follow_size_ok(mask.bit_count(), size):
-                    ckind, crank = tables.classify(mask)
-                    if ckind == kind and tables.rank_beats(kind, crank, rank):
+                if rules.follow_size_ok(mask.bit_count(), size):
+                    ckind, crank = rules.classify(tables, mask)
+                    if ckind == kind and rules.rank_beats(tables, kind, crank, rank):
                         actions.append(_play(mask))
-        if self._may_discard(bool(actions)):
-            return LegalActions(tuple(actions), DiscardOption(self._discard_count(size), pool))
+        if not actions or self.profile.must_beat == "may-discard":
+            return LegalActions(tuple(actions), DiscardOption(rules.discard_count(size), pool))
         return LegalActions(tuple(actions))
 
     # ---------------------------------------------------------------- actions
@@ -467,11 +393,12 @@ class Hand:
                 action = Action.parse(action)
             except MalformedError as exc:
                 raise MalformedError(exc.message, rule=exc.rule, seat=seat, action=str(exc.action)) from None
-        problem = action.problem()
-        if problem is not None:
-            raise MalformedError(problem, seat=seat, action=f"{action.verb} <mask {action.mask!r}>")
+        elif not isinstance(action, Action):
+            raise MalformedError(f"{action!r} is not an action", seat=seat)
         if self.to_act != seat or action not in self.legal_actions():
-            raise self._explain(seat, action)
+            from .explain import explain
+
+            raise explain(self, seat, action)
         return action
 
     def apply(self, seat: int, action: Action | str) -> None:
@@ -492,50 +419,43 @@ class Hand:
         elif verb == CONTINUE:
             self._after_claim_chance(seat)
         elif verb == TIGERS:
-            self._end_with_claim(seat, 8, "five-tigers")
+            self._end_with_claim(seat, self.rules.tigers_count(), "five-tigers")
         else:  # DECLINE
             self._start_playing()
 
     def _call(self, seat: int) -> None:
-        self.caller = seat  # CALL-5: the first Call ends Calling
-        if seat != self.dealer:  # CALL-4, D30
-            self.privileged = seat
-        self._end_calling()
-
-    def _tigers_holder(self) -> int | None:
-        """The active seat holding the Five Tigers, if any (TIG-1)."""
-        return next((s for s in self.active_seats if self.hands[s] & FIVE_TIGERS == FIVE_TIGERS), None)
-
-    def _end_calling(self) -> None:
-        """Calling is over with a caller: the Five Tigers win at once (TIG-1, D24), else Playing."""
-        holder = self._tigers_holder()
-        if holder is None:
-            self._start_playing()
-        elif self.profile.five_tigers == "automatic":
-            self._end_with_claim(holder, 8, "five-tigers")
+        self.caller = seat
+        # CALL-4, D30: a caller other than the Dealer becomes the Privileged Player
+        self.privileged = seat if self.rules.caller_is_privileged(self, seat) else None
+        if self.rules.call_ends_calling(self):  # CALL-5: the first Call ends Calling
+            self._end_calling()
         else:
-            self.phase = TIGERS_PHASE
-            self.to_act = holder
+            self._pass(seat)
 
     def _pass(self, seat: int) -> None:
-        after = self.next_seat(seat)
-        if after == self.dealer:  # CALL-6: nobody called
-            self._finish(HandResult.void(self._next_dealer(), self.profile))
+        after = self.rules.next_speaker(self, seat)
+        if after == self.dealer:  # every active seat has spoken
+            self._end_calling()
         else:
             self.to_act = after  # CALL-3
 
-    def _next_dealer(self) -> int:
-        """CALL-2, CALL-3, D4, D5."""
-        if self.caller == self.dealer:
-            return self.dealer
-        if self.caller is None and self.profile.void_redeal == "same-dealer":
-            return self.dealer
-        if self.caller is not None and self.profile.next_dealer == "caller":
-            return self.caller
-        return (self.dealer + 1) % 4
+    def _end_calling(self) -> None:
+        """Calling is over: void with no caller (CALL-6); the Five Tigers win at once (TIG-1, D24); else Playing."""
+        rules = self.rules
+        holder = rules.tigers_holder(self) if self.caller is not None or not rules.tigers_need_a_call() else None
+        if holder is None:
+            if self.caller is None:
+                self._finish(HandResult.void(rules.next_dealer(self), self.profile))  # CALL-6
+            else:
+                self._start_playing()
+        elif self.profile.five_tigers == "automatic":
+            self._end_with_claim(holder, rules.tigers_count(), "five-tigers")
+        else:
+            self.phase = Phase.TIGERS
+            self.to_act = holder
 
     def _start_playing(self) -> None:
-        self.phase = PLAYING
+        self.phase = Phase.PLAYING
         first = self.dealer  # PLAY-1, D6
         if self.profile.first_leader == "privileged-player" and self.privileged is not None:
             first = self.privileged
@@ -549,12 +469,13 @@ class Hand:
 
     def _play_or_discard(self, seat: int, action: Action) -> None:
         mask = action.mask
+        rules = self.rules
         self.hands[seat] ^= mask
         self.plays.append(Play(seat, action))
         face_up = action.verb == PLAY
         if face_up:
             was_elder = bool(mask & self.elders)
-            kind, rank = self.tables.classify(mask)
+            kind, rank = rules.classify(self.tables, mask)
             if self.acted == 0:
                 self.lead_mask = self.best_mask = mask
                 self.lead_rank = self.best_rank = rank
@@ -567,57 +488,42 @@ class Hand:
             self.played |= mask
         else:
             self.discarded |= mask  # PLAY-5: face down
-        self._update_elders(face_up)
+        self.elders = rules.elders_after(self, face_up)  # ELD-2, D19, D35
         self.acted += 1
         if self.acted < 3:
-            self.to_act = self.next_seat(seat)
+            self.to_act = rules.next_seat(self, seat)
             return
         winner = self.best_seat  # PLAY-6
-        self.tricks[winner] += self.best_mask.bit_count()
+        self.tricks[winner] += rules.tricks_won(self.best_mask)
         self.last_winning_pattern = self.best_mask
         self._claim_chance(winner)
 
-    def _elders_given(self, gone: int) -> int:
-        """Every Elder when the cards of ``gone`` have left play (ELD-1, ELD-2)."""
-        return elders_given(gone)
-
-    def _update_elders(self, face_up: bool) -> None:
-        """ELD-2, D19, D35: recompute the Elders at once after a play (or a discard)."""
-        if face_up or self.profile.elder_promotion == "face-up-and-discards":
-            self.elders = self._elders_given(self._gone())
-
-    def _gone(self) -> int:
-        """The cards that count as gone for promotion (D19)."""
-        if self.profile.elder_promotion == "face-up-and-discards":
-            return self.played | self.discarded
-        return self.played
-
     def _beats_best(self, mask: int, rank: int) -> bool:
         """Under D13 ``lead`` a follower beat the lead; is it also better than the best?"""
-        tables = self.tables
+        rules, tables = self.rules, self.tables
         kind = self.best_kind
         if kind != SINGLE:
-            return tables.rank_beats(kind, rank, self.best_rank)
-        if tables.single_unbeatable(self.best_mask, self.best_elder):
+            return rules.rank_beats(tables, kind, rank, self.best_rank)
+        if rules.elder_single_unbeatable(self.best_elder):
             return False
-        return bool(tables.single_beaters[self.best_mask.bit_length() - 1] & mask)
+        return bool(rules.single_beaters(tables, self.best_mask.bit_length() - 1) & mask)
 
     def _claim_chance(self, winner: int) -> None:
-        if self.claim_count(winner) >= 6:  # CLAIM-1
+        if self.rules.may_claim(self, winner):  # CLAIM-1
             if self.profile.claim_mode == "automatic":  # D21
                 self._end_with_claim(winner, self.claim_count(winner), "claim")
                 return
-            self.phase = CLAIMING
+            self.phase = Phase.CLAIMING
             self.to_act = winner
             return
         self._after_claim_chance(winner)
 
     def _after_claim_chance(self, winner: int) -> None:
         if self.hands[winner]:
-            self.phase = PLAYING
-            self._start_round(winner)  # PLAY-7
+            self.phase = Phase.PLAYING
+            self._start_round(self.rules.next_leader(self, winner))  # PLAY-7
             return
-        self._finish(HandResult.played_out(self._next_dealer(), self.profile))  # PLAY-8, D23
+        self._finish(HandResult.played_out(self.rules.next_dealer(self), self.profile))  # PLAY-8, D23
 
     def _claimed_count(self, winner: int) -> int:
         """The count a claim scores (CLAIM-1, D22)."""
@@ -636,160 +542,31 @@ class Hand:
             return self.last_winning_pattern
         return self.dealt[winner]
 
-    def _score(self, **facts: Any) -> HandResult:
-        """Score a won hand (SCORE-*); see :func:`~reference_engine.scoring.score_claim`."""
-        return score_claim(**facts)
-
     def _end_with_claim(self, winner: int, count: int, end: str) -> None:
         if end == "claim":
             count = self._claimed_count(winner)
-        self._finish(
-            self._score(
-                end=end,
-                winner=winner,
-                tricks=count,
-                dealer=self.dealer,
-                privileged=self.privileged,
-                dreamer_card=self.dreamer_card,
-                winning_hand=self._matched_hand(winner, end),
-                next_dealer=self._next_dealer(),
-                profile=self.profile,
-            )
-        )
+        win = Win(end, winner, count, self.dealer, self.privileged, self.dreamer_card,
+                  self._matched_hand(winner, end), self.rules.next_dealer(self))
+        self._finish(self.rules.score(win, self.profile))
 
     def _finish(self, result: HandResult) -> None:
         self.result = result
-        self.phase = ENDED
+        self.phase = Phase.ENDED
         self.to_act = None
         self._legal = None
 
-    # ---------------------------------------------------------------- errors
-
-    def _explain(self, seat: int, action: Action) -> IllegalActionError:
-        """Why ``action`` is not legal for ``seat`` now, naming the rule."""
-        text = str(action)
-
-        def illegal(message: str, rule: str) -> IllegalActionError:
-            return IllegalActionError(message, rule=rule, seat=seat, action=text)
-
-        if not 0 <= seat < 4:
-            return illegal("there is no such seat (seats are 0-3)", "GAME-5")
-        if self.phase == ENDED:
-            return illegal("the hand is over", "CLAIM-2" if self.result and self.result.winner is not None else "PLAY-8")
-        if seat == self.dreamer:
-            return illegal("the Dreamer takes no part in Calling or Playing", "DEAL-3")
-        if seat != self.to_act:
-            rule = "CALL-1" if self.phase == CALLING else "PLAY-3"
-            return illegal(f"it is seat {self.to_act}'s turn, not seat {seat}'s", rule)
-        verb = action.verb
-        if self.phase == CALLING:
-            return illegal(f"during Calling the only actions are call and pass, not {verb}", "CALL-1")
-        if verb in (CALL, PASS):
-            return illegal("Calling is over: the first Call ended it", "CALL-5")
-        if self.phase == CLAIMING:
-            return illegal(f"seat {seat} won the round and may claim: the only actions are claim and continue", "CLAIM-1")
-        if self.phase == TIGERS_PHASE:
-            return illegal("the Five Tigers holder must first answer tigers or decline", "TIG-1")
-        if verb == CLAIM:
-            return illegal(
-                "a claim is allowed only right after winning a round with tricks plus Elders in hand of 6 or more",
-                "CLAIM-1",
-            )
-        if verb in (CONTINUE, TIGERS, DECLINE):
-            return illegal(f"{verb} is not an action of the Playing phase now", "CLAIM-1" if verb == CONTINUE else "TIG-1")
-        hand = self.hands[seat]
-        if action.mask & ~hand:
-            return illegal(f"seat {seat} does not hold {mask_text(action.mask & ~hand)}", "PLAY-2")
-        kind, _rank = self.tables.classify(action.mask)
-        if self.acted == 0:  # leading
-            if verb == DISCARD:
-                return illegal("the leader must play a Run, a Set or a Single, not discard", "PLAY-2")
-            if kind == NONE:
-                return illegal(_not_a_pattern(action.mask, self.profile), "PAT-7")
-            # a Single that the lead rules forbid
-            index = action.mask.bit_length() - 1
-            top = top_suit_mask(hand)
-            if action.mask & top:  # in the top suit, so an Elder while non-Elders remain
-                return illegal(
-                    f"{NAMES[index]} is an Elder: a Single must be a non-Elder of the top suit "
-                    f"({mask_text(top & ~self.elders)}) before an Elder, unless you are the Privileged Player",
-                    "ELD-4",
-                )
-            if action.mask & self.elders and seat == self.privileged:
-                return illegal(f"the Privileged Player's privilege (D11) does not cover {NAMES[index]}", "ELD-5")
-            wan_sin = " (Wan Sin counts as a suit below Sin, D9)" if index == WAN_SIN else ""
-            return illegal(
-                f"a Single must come from the highest-ranking suit in hand ({mask_text(top)}){wan_sin}", "PAT-5"
-            )
-        target, _r, _e = self._target()
-        size = target.bit_count()
-        legal = self.legal_actions()
-        if verb == DISCARD:
-            if action.mask.bit_count() != size:
-                return illegal(f"a discard must be exactly {size} card(s), as many as the pattern led", "PLAY-4")
-            if legal.discard is None:
-                return illegal("a player who can beat the pattern on the table may not discard", "PLAY-4")
-            return illegal(
-                f"under D8 followers-too a discard must come from the top suit ({mask_text(legal.discard.allowed)})",
-                "D8",
-            )
-        if kind == NONE:
-            return illegal(_not_a_pattern(action.mask, self.profile), "PAT-7")
-        if action.mask.bit_count() != size or kind != self.best_kind:
-            return illegal(
-                f"a follower must play the same pattern with the same number of cards as the lead ({mask_text(self.lead_mask)})",
-                "PLAY-3",
-            )
-        return illegal(f"{mask_text(action.mask)} does not beat {mask_text(target)}", _BEAT_RULE[kind])
-
     # ------------------------------------------------------------ observation
 
-    def observation(self, seat: int) -> dict[str, object]:
-        """What ``seat`` may see now (OBS-1, D32), as a JSON-shaped dict.
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see now (OBS-1, D32).
 
         Two states that differ only in cards hidden from ``seat`` give equal
         observations.
         """
+        from .observation import observe
+
         _check_seat(seat, "seat")
-        history = []
-        for who, action in self.history:
-            if action.verb == DISCARD and who != seat:
-                history.append({"seat": who, "action": "discard", "count": action.mask.bit_count()})
-            else:
-                history.append({"seat": who, "action": str(action)})
-        show_dreamer = seat == self.dreamer or (self.result is not None and self.result.winner is not None)
-        return {
-            "seat": seat,
-            "phase": self.phase,
-            "to_act": self.to_act,
-            "dealer": self.dealer,
-            "dreamer": self.dreamer,
-            "privileged": self.privileged,
-            "hand": mask_text(self.hand_of(seat).mask),
-            "hand_sizes": [self.hands[s].bit_count() if s != self.dreamer else 1 for s in range(4)],
-            "dreamer_card": NAMES[self.dreamer_card] if show_dreamer else None,
-            "history": history,
-            "tricks": list(self.tricks),
-            "elders": mask_text(self.elders),
-            "legal": None if seat != self.to_act else legal_to_json(self.legal_actions()),
-            "result": None if self.result is None else self.result.to_json(),
-        }
-
-
-_SET_RANKS: Final = {
-    "below-nines": (0, 9, 2, 3, 4, 5, 6, 7, 8, 10),
-    "lowest": (0, 0, 2, 3, 4, 5, 6, 7, 8, 10),
-}
-_BEAT_RULE: Final = {RUN: "PAT-2", SET: "PAT-4", SINGLE: "PAT-6"}
-
-
-def _not_a_pattern(mask: int, profile: Profile) -> str:
-    cards = mask_text(mask)
-    if mask & WAN_SIN_BIT and mask.bit_count() >= 3 and mask & ~WAN_SIN_BIT & NUMBER_MASKS[1] != mask & ~WAN_SIN_BIT:
-        return f"{cards} is not a pattern: Wan Sin has no suit and is never part of a Run (D18)"
-    if mask.bit_count() == 2:
-        return f"{cards} is not a pattern: Runs and Sets need at least 3 cards"
-    return f"{cards} is neither a Run (same suit, consecutive), a Set (same number) nor a Single"
+        return observe(self, seat)
 
 
 def _check_seat(seat: object, what: str) -> None:
@@ -814,14 +591,3 @@ def deal_sequence(dealer: int, profile: Profile = DEFAULT_PROFILE) -> list[int]:
     first_pass = [(start + i) % 4 for i in range(4)]
     actives = [s for s in first_pass if s != dreamer]
     return first_pass + actives * (HAND_SIZE - 1)
-
-
-def legal_to_json(legal: LegalActions) -> dict[str, object]:
-    """The wire form of legal actions (spec/PROTOCOL.md)."""
-    return {
-        "actions": [str(a) for a in legal.sorted()],
-        "discard": None
-        if legal.discard is None
-        else {"count": legal.discard.count, "from": mask_text(legal.discard.allowed)},
-    }
-

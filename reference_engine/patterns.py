@@ -1,17 +1,17 @@
 """Runs, Sets and Singles: what they are and which beats which (PAT-1..7, ELD-3, ELD-6).
 
-Works on card masks (see :mod:`reference_engine.cards`); the public functions
-take :class:`~reference_engine.cards.Cards`.
+Works on card masks (see :mod:`reference_engine.cards`). Which pattern beats
+which is asked through :class:`~reference_engine.rules.Rules` (``classify``
+and ``beats`` there take :class:`~reference_engine.cards.Cards`).
 
->>> from reference_engine.cards import Cards
->>> classify(Cards.parse("Gon3 Gon4 Gon5"))
-'run'
->>> beats(Cards.parse("Sup1 Sup2 Sup3"), Cards.parse("Gon7 Gon8 Gon9"))
-True
+>>> from reference_engine.cards import parse_mask
+>>> tables_for(Profile()).classify(parse_mask("Gon3 Gon4 Gon5"))
+(<Kind.RUN: 'run'>, 37)
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from itertools import combinations
 from typing import Final
 
@@ -19,19 +19,27 @@ from .cards import (
     NUMBER_MASKS,
     SUIT_MASKS,
     WAN_SIN_BIT,
-    Cards,
     card_index,
     indices,
     number_of,
     suit_of,
 )
-from .profile import DEFAULT_PROFILE, Profile
+from .profile import Profile
 
-NONE: Final = 0
-RUN: Final = 1
-SET: Final = 2
-SINGLE: Final = 3
-KIND_NAMES: Final = ("none", "run", "set", "single")
+
+class Kind(StrEnum):
+    """What a set of cards is as a pattern (PAT-1, PAT-3, PAT-5, PAT-7); the value is its wire name."""
+
+    NONE = "none"
+    RUN = "run"
+    SET = "set"
+    SINGLE = "single"
+
+
+NONE: Final = Kind.NONE
+RUN: Final = Kind.RUN
+SET: Final = Kind.SET
+SINGLE: Final = Kind.SINGLE
 
 SUP1: Final = card_index(0, 1)
 SIN1: Final = card_index(3, 1)
@@ -78,12 +86,11 @@ def set_rank(number: int, profile: Profile) -> int:
 class PatternTables:
     """Tables that depend on the profile, built once per profile."""
 
-    __slots__ = ("profile", "set_masks", "sets_in", "single_beaters", "ones_mask")
+    __slots__ = ("profile", "set_masks", "sets_in", "single_beaters")
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
         ones = NUMBER_MASKS[1] | (WAN_SIN_BIT if profile.wan_sin_in_set == "yes" else 0)
-        self.ones_mask = ones
         # set_masks[n]: every card that may take part in a Set of n (PAT-3, D17).
         self.set_masks = tuple(ones if n == 1 else NUMBER_MASKS[n] for n in range(10))
         self.sets_in: dict[int, tuple[int, ...]] = {}
@@ -109,7 +116,7 @@ class PatternTables:
             beaters.append(mask)
         self.single_beaters = tuple(beaters)
 
-    def classify(self, mask: int) -> tuple[int, int]:
+    def classify(self, mask: int) -> tuple[Kind, int]:
         """``(kind, rank)`` of a card mask; rank orders patterns of one kind."""
         size = mask.bit_count()
         if size == 1:
@@ -136,15 +143,11 @@ class PatternTables:
             return challenger_rank == 10
         return challenger_rank > current_rank
 
-    def rank_beats(self, kind: int, challenger_rank: int, current_rank: int) -> bool:
+    def rank_beats(self, kind: Kind, challenger_rank: int, current_rank: int) -> bool:
         """Does a Run or Set of ``challenger_rank`` beat one of ``current_rank`` (PAT-2, PAT-4)?"""
         if kind == RUN:
             return challenger_rank > current_rank
         return self.set_beats(challenger_rank, current_rank)
-
-    def single_unbeatable(self, current: int, was_elder: bool) -> bool:
-        """ELD-3, D20: a Single that was an Elder when played cannot be beaten."""
-        return was_elder
 
     def runs_in_hand(self, hand: int) -> list[int]:
         """Every Run in ``hand`` (PAT-1)."""
@@ -165,49 +168,13 @@ class PatternTables:
                 sets.extend(self.sets_in[bits])
         return sets
 
-    def beats_mask(self, challenger: int, current: int, elders: int) -> bool:
-        """Does ``challenger`` beat ``current`` (winning so far) with ``elders`` at its play?"""
-        kind, rank = self.classify(challenger)
-        ckind, crank = self.classify(current)
-        if kind == NONE or kind != ckind or challenger.bit_count() != current.bit_count():
-            return False
-        if kind != SINGLE:
-            return self.rank_beats(kind, rank, crank)
-        if self.single_unbeatable(current, bool(current & elders)):
-            return False
-        return bool(self.single_beaters[current.bit_length() - 1] & challenger)
+
+_TABLES: dict[Profile, PatternTables] = {}
 
 
-_TABLES: dict[tuple[type[PatternTables], Profile], PatternTables] = {}
-
-
-def tables_for(profile: Profile, tables_class: type[PatternTables] = PatternTables) -> PatternTables:
+def tables_for(profile: Profile) -> PatternTables:
     """The (cached) pattern tables of a profile."""
-    key = (tables_class, profile)
-    tables = _TABLES.get(key)
+    tables = _TABLES.get(profile)
     if tables is None:
-        tables = _TABLES[key] = tables_class(profile)
+        tables = _TABLES[profile] = PatternTables(profile)
     return tables
-
-
-def classify(cards: Cards, profile: Profile = DEFAULT_PROFILE) -> str:
-    """``'run'``, ``'set'``, ``'single'`` or ``'none'`` (PAT-1, PAT-3, PAT-5, PAT-7)."""
-    return KIND_NAMES[tables_for(profile).classify(cards.mask)[0]]
-
-
-def beats(
-    challenger: Cards,
-    current: Cards,
-    *,
-    elders: Cards = Cards(INITIAL_ELDERS),
-    profile: Profile = DEFAULT_PROFILE,
-) -> bool:
-    """Does ``challenger``, played next in a round, beat ``current``, the best so far?
-
-    ``elders`` are the Elder cards at that moment (ELD-3). Patterns of
-    different kinds or sizes never beat each other (PLAY-3).
-
-    >>> beats(Cards.parse("Sup9"), Cards.parse("Sup1"))  # ELD-6: a led Sup1 wins
-    False
-    """
-    return tables_for(profile).beats_mask(challenger.mask, current.mask, elders.mask)

@@ -12,7 +12,7 @@ Each concrete discard counts separately, as it leads to a different state.
 from __future__ import annotations
 
 from .errors import HakkaError
-from .hand import ENDED, Hand
+from .hand import Hand, Phase
 
 
 class PerftLimitExceeded(HakkaError):
@@ -37,7 +37,7 @@ def perft_counts(hand: Hand, depth: int, max_nodes: int | None = None) -> list[i
 
     def walk(node: Hand, level: int) -> None:
         nonlocal budget
-        if node.phase == ENDED:
+        if node.phase == Phase.ENDED:
             return
         legal = node.legal_actions()
         counts[level] += len(legal)
@@ -72,7 +72,7 @@ def perft_divide(hand: Hand, depth: int, max_nodes: int | None = None) -> dict[s
     (['call', 'pass'], True)
     """
     divide: dict[str, int] = {}
-    if hand.phase == ENDED:
+    if hand.phase == Phase.ENDED:
         return divide
     seat = hand.to_act
     assert seat is not None

@@ -17,8 +17,8 @@ True
 from __future__ import annotations
 
 from .cards import card_index, mask_text
-from .hand import elders_given
 from .patterns import INITIAL_ELDERS, NEVER_BEAT_SINGLES
+from .rules import elders_given
 
 
 def _gone_for(elders: int) -> int:

@@ -46,17 +46,6 @@ class HandResult:
         counts = profile.no_claim == "no-score" or profile.game_length == "deals"
         return cls("played-out", None, None, None, (0, 0, 0, 0), next_dealer, counts)
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "end": self.end,
-            "winner": self.winner,
-            "tricks": self.tricks,
-            "dreamer_count": self.dreamer_count,
-            "deltas": list(self.deltas),
-            "next_dealer": self.next_dealer,
-            "counts": self.counts,
-        }
-
 
 def number_matches(dreamer_card: int, winning_hand: int, wan_sin_is_one: bool) -> int:
     """SCORE-4, D27: cards of ``winning_hand`` with the number of the Dreamer's card."""
@@ -75,39 +64,65 @@ def dreamer_count(dreamer_card: int, winning_hand: int, profile: Profile) -> int
     return matches + (5 if profile.dreamer_count == "five-plus-matches" else 0)
 
 
-def score_claim(
-    *,
-    end: str,
-    winner: int,
-    tricks: int,
-    dealer: int,
-    privileged: int | None,
-    dreamer_card: int,
-    winning_hand: int,
-    next_dealer: int,
-    profile: Profile,
-) -> HandResult:
-    """Score a hand won by a claim or by the Five Tigers (SCORE-3..7, D28, D29, D34)."""
-    dreamer = (dealer + 2) % 4
-    losers = [s for s in (dealer, (dealer + 1) % 4, (dealer + 3) % 4) if s != winner]
-    tigers_alone = end == "five-tigers" and profile.tigers_scoring == "winner-only"
-    value = table_value(tricks)
-    count = dreamer_count(dreamer_card, winning_hand, profile)
-    dreamer_value = 0 if tigers_alone else table_value(count)
-    # SCORE-6: a PP who does not win pays for himself and for the other loser.
-    penalty = privileged is not None and privileged != winner and not tigers_alone
-    deltas = [0, 0, 0, 0]
+@dataclass(frozen=True, slots=True)
+class Win:
+    """The facts a won hand is scored from (SCORE-3..7)."""
 
-    def pay(payer: int, payee: int, amount: int) -> None:
+    end: str
+    """``claim`` or ``five-tigers``."""
+    winner: int
+    tricks: int
+    """The count the winner scores (CLAIM-1, D22; 8 for the Five Tigers, TIG-1)."""
+    dealer: int
+    privileged: int | None
+    dreamer_card: int
+    winning_hand: int
+    """The cards matched against the Dreamer's card (SCORE-4, D26)."""
+    next_dealer: int
+
+    @property
+    def dreamer(self) -> int:
+        return (self.dealer + 2) % 4
+
+    @property
+    def losers(self) -> list[int]:
+        """The active seats other than the winner."""
+        d = self.dealer
+        return [s for s in (d, (d + 1) % 4, (d + 3) % 4) if s != self.winner]
+
+
+Payment = tuple[int, int, int]
+"""``(payer, payee, amount)``."""
+
+
+def payments(win: Win, profile: Profile, *, value: int, dreamer_value: int, penalty: bool) -> list[Payment]:
+    """Who pays whom for a won hand (SCORE-3, SCORE-5, SCORE-6, D28, D29, D34).
+
+    ``value`` is the table value of the winner's count, ``dreamer_value`` that
+    of the Dreamer's, ``penalty`` whether a Privileged Player who did not win
+    pays for the others (SCORE-6).
+    """
+    tigers_alone = win.end == "five-tigers" and profile.tigers_scoring == "winner-only"
+    if tigers_alone:  # D34
+        dreamer_value, penalty = 0, False
+    privileged = win.privileged
+    out: list[Payment] = []
+    for loser in win.losers:  # SCORE-3; SCORE-6: a losing PP pays for the other loser too
+        out.append((privileged if penalty and privileged is not None else loser, win.winner, value))
+    payers = win.losers + ([win.winner] if profile.dreamer_payers == "all-three" else [])  # SCORE-5, D28
+    for payer in payers:
+        if penalty and privileged is not None and payer in win.losers and profile.privileged_penalty == "all-shares":
+            payer = privileged  # D29
+        out.append((payer, win.dreamer, dreamer_value))
+    return out
+
+
+def settle(win: Win, dreamer_count: int, paid: list[Payment]) -> HandResult:
+    """The result of a won hand from its payments (SCORE-7: they sum to zero)."""
+    deltas = [0, 0, 0, 0]
+    for payer, payee, amount in paid:
         deltas[payer] -= amount
         deltas[payee] += amount
-
-    for loser in losers:  # SCORE-3
-        pay(privileged if penalty and privileged is not None else loser, winner, value)
-    payers = losers + ([winner] if profile.dreamer_payers == "all-three" else [])  # SCORE-5, D28
-    for payer in payers:
-        if penalty and privileged is not None and payer in losers and profile.privileged_penalty == "all-shares":
-            payer = privileged  # D29
-        pay(payer, dreamer, dreamer_value)
     assert sum(deltas) == 0  # SCORE-7
-    return HandResult(end, winner, tricks, count, (deltas[0], deltas[1], deltas[2], deltas[3]), next_dealer, True)
+    return HandResult(win.end, win.winner, win.tricks, dreamer_count,
+                      (deltas[0], deltas[1], deltas[2], deltas[3]), win.next_dealer, True)

@@ -26,14 +26,18 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from . import __version__
-from .cards import Cards, mask_text, parse_card_index
+from .actions import LegalActions
+from .cards import NAMES, Cards, mask_text, parse_card_index
 from .errors import HakkaError, IllegalActionError, MalformedError, SetupError
 from .game import Game, deal_hand
-from .hand import PLAYING, Hand, legal_to_json
-from .patterns import INITIAL_ELDERS, KIND_NAMES
+from .hand import Hand, Phase
+from .observation import Observation, Seen
+from .patterns import INITIAL_ELDERS, tables_for
 from .perft import perft_counts, perft_divide
 from .premises import premise_problem
 from .profile import DEFAULT_PROFILE, Profile
+from .rules import DEFAULT_RULES, Rules
+from .scoring import HandResult
 
 PROTOCOL_VERSION: Final = 2
 PROTOCOL_VERSIONS: Final = (1, 2)
@@ -225,16 +229,16 @@ def request_problem(message: Any) -> str | None:
 class Session:
     """One conversation with a runner: at most one hand or game at a time.
 
-    ``hand_class`` lets a variant engine (a subclass of :class:`Hand`) speak the
-    protocol through the same code.
+    ``rules`` lets a variant engine (see :class:`~reference_engine.rules.Rules`)
+    speak the protocol through the same code.
     """
 
     name = "hakka-reference"
     count_node_limit: int | None = None
     """A bound on the positions one ``count`` may visit (``None``: no bound)."""
 
-    def __init__(self, hand_class: type[Hand] = Hand) -> None:
-        self.hand_class = hand_class
+    def __init__(self, rules: Rules = DEFAULT_RULES) -> None:
+        self.rules = rules
         self.protocol = PROTOCOL_VERSION
         self.profile = DEFAULT_PROFILE
         self._hand: Hand | None = None
@@ -289,7 +293,7 @@ class Session:
         }
 
     def _profile(self, message: Message) -> Profile:
-        return Profile.from_options(message.get("options") or {})
+        return self.rules.profile(Profile.from_options(message.get("options") or {}))
 
     def _start(self, message: Message) -> Message:
         profile = self._profile(message)
@@ -297,12 +301,12 @@ class Session:
         # Build everything first: a refused start leaves the hand in play as it was.
         if "game" in setup:
             spec = setup["game"]
-            game = Game(spec["first_dealer"], [_int_seed(d) for d in spec["deals"]], profile, self.hand_class)
+            game = Game(spec["first_dealer"], [_int_seed(d) for d in spec["deals"]], profile, rules=self.rules)
             hand = game.hand
         else:
             game = None
             deal = _int_seed({k: v for k, v in setup.items() if k != "dealer"})
-            hand = deal_hand(setup["dealer"], deal, profile, self.hand_class)
+            hand = deal_hand(setup["dealer"], deal, profile, rules=self.rules)
         self._hand, self.game, self.profile = hand, game, profile
         return {"ok": True}
 
@@ -323,12 +327,12 @@ class Session:
     def _result(self) -> Message | None:
         """A single hand's result once it ended; in a game, the most recent ended hand's (or null)."""
         if self.game is not None:
-            return self.game.results[-1].to_json() if self.game.results else None
+            return result_json(self.game.results[-1]) if self.game.results else None
         hand = self._current()
-        return None if hand.result is None else hand.result.to_json()
+        return None if hand.result is None else result_json(hand.result)
 
     def _phase(self) -> str:
-        return self.game.phase if self.game is not None else self._current().phase
+        return str(self.game.phase if self.game is not None else self._current().phase)
 
     def _state(self, message: Message) -> Message:
         hand = self._current()
@@ -339,7 +343,7 @@ class Session:
             "ok": True,
             "phase": phase,
             "to_act": None if over else hand.to_act,
-            "legal": {"actions": [], "discard": None} if over else legal_to_json(hand.legal_actions()),
+            "legal": {"actions": [], "discard": None} if over else legal_json(hand.legal_actions()),
             "dealer": hand.dealer,
             "dreamer": hand.dreamer,
             "privileged": hand.privileged,
@@ -356,19 +360,19 @@ class Session:
                 "hands_played": game.hands_played,
                 "deals": game.deal_index + 1,
                 "scores": list(game.scores),
-                "results": [r.to_json() for r in game.results],
+                "results": [result_json(r) for r in game.results],
             }
         return state
 
     @staticmethod
     def _round(hand: Hand, phase: str) -> Message | None:
         """The round in progress: defined in phase ``playing`` only, ``null`` in every other phase."""
-        if phase != PLAYING:
+        if phase != Phase.PLAYING:
             return None
         return {"leader": hand.leader, "plays": [{"seat": p.seat, "action": str(p.action)} for p in hand.plays]}
 
     def _observe(self, message: Message) -> Message:
-        observation = self._current().observation(message["seat"])
+        observation = observation_json(self._current().observation(message["seat"]))
         observation["phase"] = self._phase()
         observation["result"] = self._result()
         if self.game is not None and self.game.over:
@@ -376,10 +380,10 @@ class Session:
         return {"ok": True, "observation": observation}
 
     def _pattern(self, message: Message) -> Message:
-        tables = self.hand_class.pattern_tables(self._profile(message))
+        rules, tables = self.rules, tables_for(self._profile(message))
         if "classify" in message:
-            kind, _rank = tables.classify(Cards.parse(message["classify"]).mask)
-            return {"ok": True, "pattern": KIND_NAMES[kind]}
+            kind, _rank = rules.classify(tables, Cards.parse(message["classify"]).mask)
+            return {"ok": True, "pattern": kind.value}
         elders = message.get("elders")
         elder_mask = INITIAL_ELDERS if elders is None else Cards.parse(elders).mask
         challenger = Cards.parse(message["challenger"]).mask
@@ -387,7 +391,7 @@ class Session:
         problem = premise_problem(current, challenger, elder_mask)
         if problem is not None:
             raise SetupError(f"no hand reaches this question: {problem}", rule="ELD-2")
-        return {"ok": True, "beats": tables.beats_mask(challenger, current, elder_mask)}
+        return {"ok": True, "beats": rules.beats(tables, challenger, current, bool(current & elder_mask))}
 
     def _batch(self, message: Message) -> Message:
         """``start`` then, per step, ``act`` and ``state`` (and ``observe`` for every seat), in one answer.
@@ -439,3 +443,57 @@ def _int_seed(deal: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(out.get("seed"), str):
         out["seed"] = int(out["seed"])
     return out
+
+
+# ---------------------------------------------------------------- JSON shaping
+# The engine returns typed values; these give their wire form (spec/PROTOCOL.md).
+
+
+def legal_json(legal: LegalActions) -> dict[str, Any]:
+    """The wire form of legal actions."""
+    return {
+        "actions": [str(a) for a in legal.sorted()],
+        "discard": None
+        if legal.discard is None
+        else {"count": legal.discard.count, "from": mask_text(legal.discard.allowed)},
+    }
+
+
+def result_json(result: HandResult) -> dict[str, Any]:
+    """The wire form of a hand's result."""
+    return {
+        "end": result.end,
+        "winner": result.winner,
+        "tricks": result.tricks,
+        "dreamer_count": result.dreamer_count,
+        "deltas": list(result.deltas),
+        "next_dealer": result.next_dealer,
+        "counts": result.counts,
+    }
+
+
+def _seen_json(seen: Seen) -> dict[str, Any]:
+    if seen.action is None:
+        return {"seat": seen.seat, "action": "discard", "count": seen.count}
+    return {"seat": seen.seat, "action": str(seen.action)}
+
+
+def observation_json(observation: Observation) -> dict[str, Any]:
+    """The wire form of an observation (``observe``)."""
+    o = observation
+    return {
+        "seat": o.seat,
+        "phase": o.phase.value,
+        "to_act": o.to_act,
+        "dealer": o.dealer,
+        "dreamer": o.dreamer,
+        "privileged": o.privileged,
+        "hand": mask_text(o.hand.mask),
+        "hand_sizes": list(o.hand_sizes),
+        "dreamer_card": None if o.dreamer_card is None else NAMES[o.dreamer_card],
+        "history": [_seen_json(s) for s in o.history],
+        "tricks": list(o.tricks),
+        "elders": mask_text(o.elders.mask),
+        "legal": None if o.legal is None else legal_json(o.legal),
+        "result": None if o.result is None else result_json(o.result),
+    }

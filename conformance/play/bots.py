@@ -14,7 +14,8 @@ actions the engine offers.
 
 >>> from reference_engine import Hand
 >>> hand = Hand.from_seed(dealer=0, seed=7)
->>> str(RuleBot().choose(hand.observation(0), hand.legal_actions(), Random(1))) in ("call", "pass")
+>>> from reference_engine.wire import observation_json
+>>> str(RuleBot().choose(observation_json(hand.observation(0)), hand.legal_actions(), Random(1))) in ("call", "pass")
 True
 """
 

@@ -22,7 +22,8 @@ from typing import Any
 
 from reference_engine import SCORE_TABLE, Action, Game, HakkaError, Hand, Profile, SetupError
 from reference_engine.game import GAME_OVER, HANDS_PER_GAME
-from reference_engine.hand import ENDED
+from reference_engine.hand import Phase
+from reference_engine.wire import observation_json, result_json
 
 from .bots import BOTS, Bot
 
@@ -145,12 +146,12 @@ class Table:
         try:
             self.game.apply(seat, action)
         except SetupError as exc:
-            if hand.phase != ENDED:
+            if hand.phase != Phase.ENDED:
                 raise
             self.problem = f"the next deal cannot be made: {exc}"  # the action stood (Game.apply)
         self.version += 1
         self._track_rounds(record, tricks_before, plays_before)
-        if hand.phase == ENDED:
+        if hand.phase == Phase.ENDED:
             self.ended = record
             self.current = HandRecord(self.game.hand)
             self.waiting = set() if self.over else set(self.humans)
@@ -200,7 +201,7 @@ class Table:
 
     def _hand_view(self, record: HandRecord, seat: int) -> dict[str, Any]:
         hand = record.hand
-        obs = hand.observation(seat)
+        obs = observation_json(hand.observation(seat))
         history = obs["history"]
         assert isinstance(history, list)
         rounds = record.rounds
@@ -234,7 +235,7 @@ class Table:
                 "hands_played": game.hands_played,
                 "hands_per_game": HANDS_PER_GAME,
                 "over": game.phase == GAME_OVER,
-                "results": [r.to_json() for r in game.results],
+                "results": [result_json(r) for r in game.results],
             },
             "hand": hand_view,
             "waiting": sorted(self.waiting),

@@ -105,7 +105,7 @@ def choose(hand: Hand, rng: random.Random, call_bias: float = 0.75) -> Action:
 
 def play_out(hand: Hand, rng: random.Random, call_bias: float = 0.75, limit: int = 200) -> list[tuple[int, Action]]:
     """Random legal actions until the hand ends; returns them."""
-    done = []
+    done: list[tuple[int, Action]] = []
     while hand.to_act is not None and len(done) < limit:
         seat = hand.to_act
         action = choose(hand, rng, call_bias)

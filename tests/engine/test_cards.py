@@ -107,9 +107,9 @@ def test_cards_set_operations() -> None:
 def test_cards_and_card_are_immutable() -> None:
     cards = Cards.parse("Sup1")
     with pytest.raises(AttributeError):
-        cards.mask = 0  # type: ignore[misc]
+        cards.mask = 0
     with pytest.raises(AttributeError):
-        Card.parse("Sup1").index = 3  # type: ignore[misc]
+        Card.parse("Sup1").index = 3
 
 
 def test_cards_rejects_a_mask_outside_the_deck() -> None:

@@ -29,14 +29,15 @@ def expected_next_dealer(dealer: int, history: list[tuple[int, str]], profile: P
 def drive(game: Game, rng: random.Random, call_bias: float) -> list[dict[str, object]]:
     """Play the game to its end; record each hand (dealer, actions, result)."""
     log: list[dict[str, object]] = []
-    current: dict[str, object] = {"dealer": game.hand.dealer, "actions": []}
+    actions: list[tuple[int, str]] = []
+    current: dict[str, object] = {"dealer": game.hand.dealer, "actions": actions}
     hand = game.hand
     while not game.over:
         seat = game.to_act
         assert seat is not None and game.phase == hand.phase != "game-over"
         action = choose(hand, rng, call_bias)
         game.apply(seat, action)
-        current["actions"].append((seat, str(action)))  # type: ignore[union-attr]
+        actions.append((seat, str(action)))
         if hand.phase == "ended":
             current["result"] = hand.result
             log.append(current)
@@ -44,7 +45,8 @@ def drive(game: Game, rng: random.Random, call_bias: float) -> list[dict[str, ob
                 assert game.hand is not hand, "the next deal is dealt as soon as a hand ends"
                 hand = game.hand
                 assert hand.phase == "calling"
-                current = {"dealer": hand.dealer, "actions": []}
+                actions = []
+                current = {"dealer": hand.dealer, "actions": actions}
     return log
 
 

@@ -524,6 +524,16 @@ def test_copy_is_independent() -> None:
     assert hand.to_act == 0 and other.to_act == 3
 
 
+def test_copy_copies_every_slot() -> None:
+    hand = fixed()
+    hand.apply(0, "call")
+    hand.apply(0, "play Sup2")
+    other = hand.copy()
+    for name in Hand.__slots__:
+        assert getattr(other, name) == getattr(hand, name), name
+    assert other.hands is not hand.hands and other.history is not hand.history
+
+
 def test_apply_accepts_text_and_actions_alike() -> None:
     a, b = fixed(), fixed()
     a.apply(0, "call")
@@ -575,20 +585,27 @@ def test_pp_leads_wan_sin_any_time_under_d9_exempt_d11_any_elder() -> None:
 
 
 @pytest.mark.parametrize(
-    "action",
-    [Action("play", 1 << 40), Action("discard", 1 << 37), Action("jump"), Action("play", 0)],
-    ids=["play beyond the deck", "discard beyond the deck", "unknown verb", "play no card"],
+    "verb, mask, problem",
+    [("play", 1 << 40, "not a set of cards"), ("discard", 1 << 37, "not a set of cards"),
+     ("jump", 0, "unknown verb"), ("play", 0, "needs at least one card"), ("call", 1, "takes no cards"),
+     ("play", True, "not a set of cards")],
+    ids=["play beyond the deck", "discard beyond the deck", "unknown verb", "play no card", "call with cards",
+         "a bool mask"],
 )
-def test_constructed_actions_outside_the_notation_are_refused_cleanly(action: Action) -> None:
-    """Action is a public NamedTuple: a value Action.parse would never produce must still be
-    refused with an engine error (not an IndexError), leaving the state unchanged."""
+def test_an_action_outside_the_notation_cannot_be_built(verb: str, mask: int, problem: str) -> None:
+    """Action validates itself: a value Action.parse would never produce is refused at construction."""
+    with pytest.raises(MalformedError, match=problem):
+        Action(verb, mask)
+
+
+def test_a_non_action_is_refused_cleanly() -> None:
     hand = fixed()
     hand.apply(0, "call")
     before = snapshot(hand)
     with pytest.raises(HakkaError):
-        hand.apply(0, action)
+        hand.apply(0, ("play", 1 << 40))  # type: ignore[arg-type]
     assert snapshot(hand) == before
-    assert not hand.can_apply(0, action)
+    assert not hand.can_apply(0, ("play", 1))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("d8", ["leader-only", "followers-too"])

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from reference_engine import Action, Cards, Hand, IllegalActionError, Profile
 from reference_engine.profile import every_option_profile
+from reference_engine.wire import observation_json
 
 from .support import RNG_SEEDS, play_out, play_settings
 
@@ -23,8 +24,13 @@ from .support import RNG_SEEDS, play_out, play_settings
 PROFILES = [p for p in every_option_profile() if p.elder_promotion == "face-up"]
 
 
+def observed(hand: Hand, seat: int) -> dict[str, Any]:
+    """The observation in its wire form (the engine returns a typed Observation)."""
+    return observation_json(hand.observation(seat))
+
+
 def seen(hand: Hand, seat: int) -> dict[str, Any]:
-    obs = hand.observation(seat)
+    obs = observed(hand, seat)
     if hand.result is not None:
         # when the hand ends the Dreamer's card and the scoring (which depends on the
         # winner's dealt hand) become public: compare the rest
@@ -160,8 +166,8 @@ def test_own_hand_difference_shows(seed: int) -> None:
         dealt[observer] ^= mine.bit ^ theirs.bit
         dealt[other_seat] ^= mine.bit ^ theirs.bit
         other = Hand.deal(start.dealer, dealt)
-        assert start.observation(observer) != other.observation(observer)
-        assert start.observation(observer)["hand"] != other.observation(observer)["hand"]
+        assert observed(start, observer) != observed(other, observer)
+        assert observed(start, observer)["hand"] != observed(other, observer)["hand"]
 
 
 def test_observation_contents() -> None:
@@ -169,13 +175,13 @@ def test_observation_contents() -> None:
     hand.apply(0, "call")
     lead = next(a for a in hand.legal_actions() if len(a.cards) == 1)
     hand.apply(0, lead)
-    obs = hand.observation(1)
+    obs = observed(hand, 1)
     assert obs["hand"] == str(hand.hand_of(1))
     assert obs["hand_sizes"] == [11, 12, 1, 12]
     assert obs["dreamer_card"] is None
-    assert hand.observation(2)["dreamer_card"] == str(hand.hand_of(2))
+    assert observed(hand, 2)["dreamer_card"] == str(hand.hand_of(2))
     assert obs["history"] == [{"seat": 0, "action": "call"}, {"seat": 0, "action": str(lead)}]
-    assert obs["legal"] is not None and hand.observation(3)["legal"] is None
+    assert obs["legal"] is not None and observed(hand, 3)["legal"] is None
     for s in (0, 3):
         assert str(hand.hand_of(s)) != obs["hand"]
         # no other seat's hand appears anywhere in seat 1's observation
@@ -193,7 +199,7 @@ def test_discards_show_only_seat_and_count() -> None:
     assert discards, "seed 8 should produce a discard"
     seat, action = discards[0]
     for observer in range(4):
-        entries = [e for e in hand.observation(observer)["history"] if e["seat"] == seat and "discard" in e["action"]]
+        entries = [e for e in observed(hand, observer)["history"] if e["seat"] == seat and "discard" in e["action"]]
         if observer == seat:
             assert entries[0]["action"] == str(action)
         else:
@@ -207,7 +213,7 @@ def test_dreamer_card_revealed_only_after_a_win() -> None:
         hand = Hand.from_seed(seed % 4, seed)
         play_out(hand, rng)
         assert hand.result is not None
-        shown = hand.observation(hand.dealer)["dreamer_card"]
+        shown = observed(hand, hand.dealer)["dreamer_card"]
         if hand.result.winner is not None:
             seen_win = True
             assert shown == str(hand.hand_of(hand.dreamer))

@@ -61,11 +61,12 @@ def test_outcomes_agree_with_the_result_of_random_hands() -> None:
     seen: set[str] = set()
     for i in range(300):
         hand = Hand.from_seed(i % 4, rng.getrandbits(64))
-        while hand.result is None:
+        while hand.to_act is not None:
             hand.apply(hand.to_act, rng.choice(list(hand.legal_actions())))
         reached = hand_outcomes(hand)
         assert reached <= known
         result = hand.result
+        assert result is not None
         assert f"end:{result.end}" in reached
         scores = {o for o in reached if o.startswith("score:")}
         assert scores == ({f"score:{result.tricks}"} if result.end == "claim" else set())

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pytest
 
 from reference_engine import SCORE_TABLE, Card, Cards, HandResult, Profile, table_value
-from reference_engine.scoring import dreamer_count, number_matches, score_claim
+from reference_engine.rules import DEFAULT_RULES
+from reference_engine.scoring import Win, dreamer_count, number_matches
 
 from . import oracle as O
 
@@ -51,10 +53,9 @@ def claim(
     end: str = "claim",
     profile: Profile = Profile(),
 ) -> HandResult:
-    return score_claim(
-        end=end, winner=winner, tricks=tricks, dealer=dealer, privileged=privileged,
-        dreamer_card=idx(dreamer_card), winning_hand=winning_hand, next_dealer=dealer, profile=profile,
-    )
+    win = Win(end=end, winner=winner, tricks=tricks, dealer=dealer, privileged=privileged,
+              dreamer_card=idx(dreamer_card), winning_hand=winning_hand, next_dealer=dealer)
+    return DEFAULT_RULES.score(win, profile)
 
 
 @pytest.mark.parametrize("tricks, points", TABLE_ROWS)
@@ -143,9 +144,11 @@ def test_void_and_played_out_results() -> None:  # CALL-6, PLAY-8, D23, D31
     assert HandResult.played_out(2, Profile.from_options({"D23": "replay", "D31": "deals"})).counts
 
 
-def test_result_to_json() -> None:
+def test_result_json() -> None:
+    from reference_engine.wire import result_json
+
     result = claim(winner=1, tricks=6)
-    assert result.to_json() == {
+    assert result_json(result) == {
         "end": "claim", "winner": 1, "tricks": 6, "dreamer_count": 5,
         "deltas": [-1, 2, 0, -1], "next_dealer": 0, "counts": True,
     }
@@ -185,7 +188,7 @@ def oracle_deltas(dealer: int, winner: int, pp: int | None, tricks: int, dreamer
     """Build a finished OracleHand state and let it score the claim."""
     names = [f"{s}{n}" for s in ("Sup", "Gon", "Zok", "Sin") for n in range(1, 10)] + ["WanSin"]
     others = [n for n in names if n not in hand and n != dreamer]
-    dealt = [frozenset()] * 4
+    dealt: list[frozenset[Any]] = [frozenset()] * 4
     dealt[(dealer + 2) % 4] = frozenset({O.card_from_name(dreamer)})
     dealt[winner] = frozenset(O.card_from_name(n) for n in hand)
     losers = [s for s in ((dealer + 1) % 4, (dealer + 3) % 4, dealer) if s != winner]

@@ -52,10 +52,10 @@ def mutant_engine(mutant_id: str) -> Engine:
 MUTANTS = [
     "clockwise",
     "leader-ignores-top-suit",
-    "discards-promote-elders",
+    "elder-promotion-face-up-and-discards",
     "tricks-one-per-round",
     "pp-penalty-missing",
-    "deal-starts-after-dealer",
+    "deal-order-dealer-last",
 ]
 
 
@@ -79,7 +79,7 @@ def test_finds_the_mutant_and_writes_a_scenario_that_catches_it(mutant_id: str, 
     assert scenario["clauses"]
     # explicit hands unless the disagreement is in the deal itself
     setup = scenario["trajectory"]["setup"]
-    assert ("hands" in setup) == (mutant_id != "deal-starts-after-dealer")
+    assert ("hands" in setup) == (mutant_id != "deal-order-dealer-last")
 
     # independently of the fuzzer's own check: the runner passes it on the reference, fails it on the mutant
     assert run_through_runner(written.path, Engine(parse_engine_spec("reference"), default_schemas())) == "pass"

@@ -172,7 +172,7 @@ def test_every_campaign_prints_its_outcome_coverage_and_names_the_unreached() ->
 def test_game_mode_finds_a_misreading_visible_across_hands_and_writes_a_game_scenario(tmp_path: Path) -> None:
     import yaml
 
-    m = catalogue.get("void-hand-counts")  # a void hand counted toward the game's four (GAME-2, D31)
+    m = catalogue.get("game-length-deals")  # a void hand counted toward the game's four (GAME-2, D31)
     out = tmp_path / "generated" / "fuzz"
     report = fuzz(FuzzConfig(engine=m.factory, label="m", hands=20, seed=0, out=out, game=True, shrink_seconds=3))
     d = report.disagreement

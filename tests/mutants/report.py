@@ -9,10 +9,10 @@ the corpus does not pin down the rule it misreads.
     python -m tests.mutants.report [--json PATH] [--mutant GLOB] [--scenarios PATH]
 
 Before the mutants, the same corpus runs on the reference engine and on the
-``control`` engine (the mutants' seam base with nothing overridden). Scenarios
+``control`` engine (the default rules through the mutants' path). Scenarios
 the reference fails are left out of the kill counts (they would "kill"
 everything) and listed; a scenario the control fails but the reference passes
-means the seam base is not the reference, and makes the report fail.
+means the mutants' path is not the reference, and makes the report fail.
 
 A clause is flagged *under-tested* when the mutants that misread it are
 killed, but only by generated vectors (``generated: true``, under
@@ -327,7 +327,7 @@ def render(report: Report, first: int = 3) -> str:
         for r in report.excluded:
             out.append(f"  {r.id} ({r.status}): {_cut(r.reason, 120)}")
     if report.control_failures:
-        out.append("CONTROL FAILURES (the seam base differs from the reference; fix tests/mutants/seams.py):")
+        out.append("CONTROL FAILURES (the default rules through the mutants' path differ from the reference):")
         for r in report.control_failures:
             out.append(f"  {r.id} ({r.status}): {_cut(r.reason, 120)}")
     out.append(f"Total run time: {report.duration:.2f} s")

@@ -1,10 +1,11 @@
-"""The mutant catalogue: well-formed entries, a faithful seam base, and mutants
+"""The mutant catalogue: well-formed entries, a faithful control, and mutants
 that really are different engines.
 
 For every mutant, differential play (random games from seeds, or a small
 targeted deal where random play would rarely get there) finds a reachable
-state where its protocol answers differ from the reference's. The seam base
-(``control``) must never differ, under every decision option.
+state where its protocol answers differ from the reference's. The control
+(the default rules through the mutants' path) must never differ, under every
+decision option.
 """
 
 from __future__ import annotations
@@ -15,18 +16,18 @@ from pathlib import Path
 import pytest
 import yaml
 
-from reference_engine.profile import every_option_profile
+from reference_engine.profile import DECISIONS, Profile, every_option_profile
+from reference_engine.rules import DEFAULT_RULES, Rules
 from tests.mutants import catalogue
-from tests.mutants.catalogue import CONTROL, MUTANTS, Mutant
+from tests.mutants.catalogue import CONTROL, MUTANT_COUNT_NODE_LIMIT, MUTANTS, Mutant, PinnedRules
 from tests.mutants.differential import first_divergence, hand_start, lockstep, random_policy
-from tests.mutants.seams import SeamHand, SeamTables
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
 CLAUSE_IDS = {c["id"] for c in yaml.safe_load((SPEC / "clauses.yaml").read_text(encoding="utf-8"))["clauses"]}
 DECISION_IDS = {d["id"] for d in yaml.safe_load((SPEC / "decisions.yaml").read_text(encoding="utf-8"))["decisions"]}
 
 # Random games rarely reach these; a small deal does.
-TARGETED: dict[str, tuple[dict, list[str]]] = {
+TARGETED: dict[str, tuple[dict[str, object], list[str]]] = {
     # Seat 0 runs Sup1-Sup9 (9 tricks) and keeps three 9s (Elders): a claim of 12.
     "score-12-is-64": (
         hand_start(0, [
@@ -82,22 +83,25 @@ def test_entry_is_well_formed(m: Mutant) -> None:
     if m.pins is not None:
         decision, _, option = m.pins.partition("=")
         assert decision in DECISION_IDS and option
-    assert issubclass(m.hand_class, SeamHand) and m.hand_class is not SeamHand
+    assert isinstance(m.rules, Rules) and m.rules != DEFAULT_RULES
 
 
 @pytest.mark.parametrize("m", MUTANTS, ids=lambda m: m.id)
 def test_mutant_changes_one_thing(m: Mutant) -> None:
-    """A mutant overrides one method of the seam base or of its tables (two for one misreading at most)."""
-
-    def own_methods(cls: type) -> set[str]:
-        return {name for name, value in vars(cls).items()
-                if (not name.startswith("__") or name == "__init__") and name != "tables_class"
-                and (callable(value) or isinstance(value, (classmethod, staticmethod, property)))}
-
-    changed = own_methods(m.hand_class)
-    if m.hand_class.tables_class is not SeamTables:
-        changed |= {f"tables.{n}" for n in own_methods(m.hand_class.tables_class)}
+    """A mutant is a pinned option, or overrides one rule of the default rules (two for one misreading at most)."""
+    if m.pins is not None:
+        assert type(m.rules) is PinnedRules and m.rules.pins == (tuple(m.pins.split("=")),)
+        return
+    cls = type(m.rules)
+    assert cls.__bases__ == (Rules,)
+    changed = {name for name, value in vars(cls).items() if not name.startswith("__") and callable(value)}
     assert 1 <= len(changed) <= 2, changed
+    assert changed <= set(vars(Rules)), f"{changed - set(vars(Rules))} is not a rule of Rules"
+
+
+def test_every_non_default_option_is_a_pinned_mutant() -> None:
+    pinned = {m.pins for m in MUTANTS if m.pins is not None}
+    assert pinned == {f"{d}={o}" for d, _key, options in DECISIONS for o in options[1:]}
 
 
 def test_factories_are_module_attributes_with_distinct_engine_names() -> None:
@@ -116,7 +120,7 @@ def test_control_is_the_reference_under_defaults() -> None:
 
 
 @pytest.mark.parametrize("profile", every_option_profile()[1:], ids=lambda p: ",".join(f"{k}={v}" for k, v in p.changed().items()))
-def test_control_is_the_reference_under_every_option(profile) -> None:  # type: ignore[no-untyped-def]
+def test_control_is_the_reference_under_every_option(profile: Profile) -> None:
     assert first_divergence(catalogue.reference, catalogue.control, range(12), profile.changed()) is None
 
 
@@ -131,13 +135,17 @@ def test_control_pattern_answers_match_the_reference() -> None:
     ref, ctl = catalogue.reference(), catalogue.control()
     probes = ["Sup3 Sup4 Sup5", "Sup1 Gon1 WanSin", "Gon7 Gon7", "Sup1 Gon1 Zok1 Sin1", "Sin9"]
     for text in probes:
-        msg = {"cmd": "pattern", "classify": text}
+        msg: dict[str, object] = {"cmd": "pattern", "classify": text}
         assert ref.handle(msg) == ctl.handle(msg)
+    elders = "Sup1 Sup9 Gon9 Zok9 Sin1 Sin9 WanSin"
     for current, challenger in [("Sup1", "Sup2"), ("Sup7", "Sup8"), ("Gon1 Zok1 Sin1", "Sup9 Gon9 Zok9"),
                                 ("Sup1 Sup2 Sup3", "Gon7 Gon8 Gon9"), ("Sup5 Gon5 Zok5", "Sup1 Gon1 Sin1")]:
         for options in ({}, {"D16": "lowest"}, {"D7": "any-suit"}):
-            msg = {"cmd": "pattern", "current": current, "challenger": challenger, "options": options}
-            assert ref.handle(msg) == ctl.handle(msg)
+            msg = {"cmd": "pattern", "current": current, "challenger": challenger, "options": options,
+                   "elders": elders, "led": True}
+            answer = ref.handle(msg)
+            assert answer["ok"], answer
+            assert answer == ctl.handle(msg)
 
 
 @pytest.mark.parametrize("m", MUTANTS, ids=lambda m: m.id)
@@ -158,8 +166,6 @@ def test_the_reference_counts_every_count_scenario_within_the_mutant_node_limit(
     from conformance.schemas import load_schemas
     from conformance.specdata import load_spec_data
     from reference_engine.wire import Session
-
-    from .seams import MUTANT_COUNT_NODE_LIMIT
 
     spec_dir = default_spec_dir()
     scenarios = load_scenarios([DEFAULT_SCENARIOS_DIR / "counts"], load_schemas(spec_dir / "schema"),

@@ -21,7 +21,7 @@ from tests.mutants.catalogue import MUTANTS, get
 from tests.mutants.report import Corpus, Report, render, run_report
 
 # A hand-worked pattern scenario (kills set-of-ones-plain) and a generated
-# Calling vector (kills clockwise); neither catches discards-promote-elders.
+# Calling vector (kills clockwise); neither catches elder-promotion-face-up-and-discards.
 HAND_WORKED = """\
 scenarios:
   - id: tiny-set-of-ones-below-nines
@@ -45,7 +45,7 @@ scenarios:
       steps:
         - {seat: 0, do: pass, expect: {to_act: 1, phase: calling}}
 """
-TINY_MUTANTS = ["set-of-ones-plain", "clockwise", "discards-promote-elders"]
+TINY_MUTANTS = ["set-of-ones-plain", "clockwise", "elder-promotion-face-up-and-discards"]
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +75,7 @@ def test_kills_and_survivors(tiny_report: Report) -> None:
     assert not by_id["set-of-ones-plain"].only_generated
     assert by_id["clockwise"].killer_ids == ["tiny-generated-pass-goes-ccw"]
     assert by_id["clockwise"].only_generated
-    assert [o.mutant.id for o in tiny_report.survivors] == ["discards-promote-elders"]
+    assert [o.mutant.id for o in tiny_report.survivors] == ["elder-promotion-face-up-and-discards"]
     assert not tiny_report.excluded and not tiny_report.control_failures
     assert not tiny_report.ok
 
@@ -90,11 +90,11 @@ def test_rendered_table_and_json(tiny_report: Report) -> None:
     text = render(tiny_report)
     assert "set-of-ones-plain" in text and "tiny-set-of-ones-below-nines" in text
     assert "[generated only]" in text
-    assert "SURVIVORS" in text and "discards-promote-elders" in text
+    assert "SURVIVORS" in text and "elder-promotion-face-up-and-discards" in text
     assert "UNDER-TESTED" in text and "GAME-5: clockwise" in text
     assert "Total run time:" in text
     data = tiny_report.as_json()
-    assert data["survivors"] == ["discards-promote-elders"] and data["killed"] == 2
+    assert data["survivors"] == ["elder-promotion-face-up-and-discards"] and data["killed"] == 2
     assert data["under_tested"] == {"GAME-5": ["clockwise"]}
     json.dumps(data)
 
@@ -117,7 +117,7 @@ def test_command_exit_status_and_json_file(tiny_dir: Path, tmp_path: Path, capsy
     args = ["--scenarios", str(tiny_dir), "--json", str(out)]
     assert report_mod.main([*args, "-m", "set-of-ones-plain", "-m", "clockwise"]) == 0
     assert json.loads(out.read_text())["ok"] is True
-    assert report_mod.main([*args, "-m", "discards-*"]) == 1
+    assert report_mod.main([*args, "-m", "elder-promotion-*"]) == 1
     assert report_mod.main([*args, "-m", "no-such-mutant"]) == 2
     assert report_mod.main(["--list"]) == 0
     assert "clockwise" in capsys.readouterr().out

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from reference_engine import Card, Cards, Hand
-from reference_engine.hand import ENDED, elders_given
+from reference_engine.hand import Phase, elders_given
 
 CARD = re.compile(r"(?:Sup|Gon|Zok|Sin)[1-9]|WanSin")
 BIT = {str(Card(i)): 1 << i for i in range(37)}
@@ -42,7 +42,7 @@ def knowable(hand: Hand, seat: int) -> int:
     discards, and the Dreamer's card only for the Dreamer or once a claim or the Five Tigers ended the hand."""
     up, own = _walk(hand, seat)
     mask = hand.dealt[seat] | up | own
-    won = hand.phase == ENDED and hand.result is not None and hand.result.winner is not None
+    won = hand.phase == Phase.ENDED and hand.result is not None and hand.result.winner is not None
     if seat == hand.dreamer or won:
         mask |= 1 << hand.dreamer_card
     return mask

@@ -11,6 +11,7 @@ from conformance.play.cli import main, parse_options
 from conformance.play.rules import Rulebook
 from conformance.play.table import Table, TableError
 from reference_engine import IllegalActionError, Profile, SetupError
+from reference_engine.wire import result_json
 
 
 def test_options_are_validated_against_the_spec(capsys: pytest.CaptureFixture[str]) -> None:
@@ -55,7 +56,7 @@ def test_the_table_waits_for_every_person_after_a_hand_and_keeps_the_ended_hand(
         table.act(seat, RuleBot().choose(table._hand_view(table.current, seat), table.current.hand.legal_actions(), Random(0)))
     ended = table.ended
     assert ended is not None and ended.hand.result is not None
-    assert table.view(0)["ended"] and table.view(0)["hand"]["result"] == ended.hand.result.to_json()
+    assert table.view(0)["ended"] and table.view(0)["hand"]["result"] == result_json(ended.hand.result)
     assert table.to_act is None and table.view(1)["hand"]["legal"] is None
     with pytest.raises(TableError, match="Next hand"):
         table.act(table.game.to_act or 0, "pass")
