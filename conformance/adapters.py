@@ -238,11 +238,21 @@ def _install_exit_guard() -> None:
         os._exit = _guarded_exit  # type: ignore[assignment]
 
 
+def _attempt(fn: Callable[[], Any]) -> tuple[bool, Any]:
+    try:
+        return True, fn()
+    except Exception as exc:  # noqa: BLE001 - any engine exception becomes a result
+        return False, exc
+
+
 class InProcessAdapter(Adapter):
     """An engine object in this Python process: ``factory().handle(message) -> dict``.
 
     Messages are deep-copied through JSON both ways, so the engine sees exactly
-    what a subprocess would and may return only JSON-shaped data.
+    what a subprocess would and may return only JSON-shaped data. With a
+    ``timeout`` each request runs on a worker thread, so a hang becomes a
+    timeout; with ``timeout=None`` the engine is called directly on the
+    caller's thread (faster, and nothing is bounded).
     """
 
     def __init__(self, module: str, factory: str, timeout: float | None = 10.0) -> None:
@@ -325,18 +335,22 @@ class InProcessAdapter(Adapter):
             _ENGINE_THREADS.discard(threading.get_ident())
 
     def _call(self, fn: Callable[[], Any], what: str) -> Any:
-        self._ensure_worker()
-        reply: queue.SimpleQueue[Any] = queue.SimpleQueue()
         out, err = sys.stdout, sys.stderr
         sys.stdout = sys.stderr = self._stderr
         try:
-            self._jobs.put((fn, reply))
-            try:
-                ok, value = reply.get(timeout=self.timeout)
-            except queue.Empty:
-                # The worker is stuck in the engine: interrupt it if possible, abandon the session.
-                self._abandon_worker()
-                raise EngineTimeout(f"no answer to {what} within {self.timeout:g} s") from None
+            if self.timeout is None:
+                # No time bound: the engine is called on the runner's own thread (no worker to wait on).
+                ok, value = _attempt(fn)
+            else:
+                self._ensure_worker()
+                reply: queue.SimpleQueue[Any] = queue.SimpleQueue()
+                self._jobs.put((fn, reply))
+                try:
+                    ok, value = reply.get(timeout=self.timeout)
+                except queue.Empty:
+                    # The worker is stuck in the engine: interrupt it if possible, abandon the session.
+                    self._abandon_worker()
+                    raise EngineTimeout(f"no answer to {what} within {self.timeout:g} s") from None
         finally:
             sys.stdout, sys.stderr = out, err
         if not ok:

@@ -27,6 +27,7 @@ class Decision:
     key: str
     options: tuple[str, ...]
     default: str
+    clauses: tuple[str, ...] = ()
 
 
 @dataclass
@@ -95,7 +96,8 @@ def _load_decisions(doc_data: Any, shown: str, line_of: Callable[[str], int | No
         if default is not None and str(default) not in options:
             problems.append(Problem(shown, line, f"decision {item['id']}: default {default!r} is not one of its options", where))
             continue
-        decisions[item["id"]] = Decision(item["id"], str(item.get("key", "")), options, str(default))
+        decisions[item["id"]] = Decision(item["id"], str(item.get("key", "")), options, str(default),
+                                         tuple(map(str, item.get("clauses") or ())))
     return decisions
 
 

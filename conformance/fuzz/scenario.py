@@ -33,10 +33,10 @@ from ..paths import default_spec_dir
 from ..results import ERROR, FAIL, PASS, TIMEOUT, Result
 from ..runner import run_scenarios
 from ..specdata import SpecData, load_spec_data
-from .clauses import Classifier, disagreement_clauses, failure_clauses
+from .clauses import disagreement_clauses, failure_clauses
 from .compare import differing_seats, state_fields
 from .driver import CandidateFailure, Disagreement, Step, Trace
-from .endpoints import Candidate, Reference, default_schemas
+from .endpoints import Candidate, default_schemas
 from .fields import scenario_observe_fields
 
 Message = dict[str, Any]
@@ -126,7 +126,7 @@ class Written:
                 and self.candidate is not None and self.candidate.status in (FAIL, ERROR, TIMEOUT))
 
 
-def disagreement_scenario(d: Disagreement, classify: Classifier, *, explicit: bool = True,
+def disagreement_scenario(d: Disagreement, spec: SpecData, *, explicit: bool = True,
                           engine_name: str = "the candidate", provenance: str = "") -> dict[str, Any] | None:
     """The scenario for ``d``, or ``None`` if the scenario format cannot express it (an observation
     field that a scenario's ``observe`` expectation cannot hold)."""
@@ -185,7 +185,7 @@ def disagreement_scenario(d: Disagreement, classify: Classifier, *, explicit: bo
     return {
         "id": _scenario_id(f"fuzz-{what}", d.trace),
         "title": _title(d),
-        "clauses": disagreement_clauses(d, classify),
+        "clauses": disagreement_clauses(d, spec),
         "requires": _requires(d.trace.options),
         "tags": ["fuzz"],
         "generated": True,
@@ -235,7 +235,7 @@ def _title(d: Disagreement) -> str:
     return f"Fuzz vector: the setup is accepted ({d.trace.setup_kind})"
 
 
-def failure_scenario(f: CandidateFailure, classify: Classifier, *, explicit: bool = True,
+def failure_scenario(f: CandidateFailure, spec: SpecData, *, explicit: bool = True,
                      engine_name: str = "the candidate", provenance: str = "") -> dict[str, Any] | None:
     """A scenario that replays the hand up to the request the candidate failed on."""
     cmd = f.request.get("cmd")
@@ -257,7 +257,7 @@ def failure_scenario(f: CandidateFailure, classify: Classifier, *, explicit: boo
     return {
         "id": _scenario_id(f"fuzz-{'hang' if f.status == 'timeout' else 'crash'}", f.trace),
         "title": f"Fuzz vector: an engine must answer {cmd!r} after {len(f.trace.steps)} action(s)",
-        "clauses": failure_clauses(f, classify),
+        "clauses": failure_clauses(f, spec),
         "requires": _requires(f.trace.options),
         "tags": ["fuzz", "crash"],
         "generated": True,
@@ -399,12 +399,6 @@ def _load_setup(path: Path) -> Any:
         return None
 
 
-def reference_classifier(reference: Reference, options: Mapping[str, str] | None = None) -> Classifier:
-    def classify(text: str) -> str:
-        answer = reference.handle({"cmd": "pattern", "classify": text, "options": dict(options or {})})
-        return str(answer.get("pattern", "none")) if answer.get("ok") else "none"
-
-    return classify
 
 
 def disagreement_needs_original_setup(d: Disagreement) -> bool:

@@ -205,7 +205,7 @@ def test_an_observation_disagreement_is_written_as_a_scenario_with_an_observe_ex
     (scenario,) = yaml.safe_load(written.path.read_text(encoding="utf-8"))["scenarios"]
     (entry,) = scenario["trajectory"]["steps"][-1]["expect"]["observe"]
     assert entry["seat"] == d.seat and set(entry) == {"seat", "hand_sizes"}
-    assert scenario["clauses"] == ["OBS-1"]
+    assert scenario["clauses"] == ["OBS-1", "PLAY-5"]  # spec/expectations.yaml: the clauses behind `observe`
     # observations are not compared when asked not to
     assert fuzz(FuzzConfig(engine=fakes.WrongHandSizes, hands=5, seed=0, out=None, observe=False)).ok
 
@@ -236,3 +236,16 @@ def test_cli_exit_status_and_output(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert status == 1
     assert "verified" in text and list(out.glob("fuzz-*.yaml"))
     assert main(["--engine", "reference", "--hands", "1", "--options", "D7=nope", "--no-write"]) == 2
+
+
+def test_clauses_are_named_from_the_spec_never_from_a_table_of_the_fuzzer() -> None:
+    from conformance.fuzz.clauses import rule_clauses
+    from conformance.paths import default_spec_dir
+    from conformance.specdata import load_spec_data
+
+    spec = load_spec_data(default_spec_dir())
+    decisions = yaml.safe_load((default_spec_dir() / "decisions.yaml").read_text(encoding="utf-8"))["decisions"]
+    for decision in decisions:  # every decision, D37 and D38 included, with the clauses the spec gives it
+        assert rule_clauses(decision["id"], spec) == decision["clauses"], decision["id"]
+    assert rule_clauses("PLAY-4", spec) == ["PLAY-4"]
+    assert rule_clauses("PLAY-99", spec) == [] and rule_clauses(None, spec) == []

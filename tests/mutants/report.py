@@ -32,93 +32,55 @@ import fnmatch
 import json
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from conformance.adapters import InProcessAdapter, parse_engine_spec
+from conformance.adapters import parse_engine_spec
 from conformance.engine import Engine
-from conformance.errors import EngineCrashed, InputError
-from conformance.loader import Scenario, load_scenarios
-from conformance.paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
+from conformance.errors import InputError
+from conformance.loader import Scenario
+from conformance.paths import DEFAULT_SCENARIOS_DIR, display_path
 from conformance.results import BAD_STATUSES, Result
 from conformance.runner import run_scenarios
-from conformance.schemas import Schemas, load_schemas
-from conformance.specdata import SpecData, load_spec_data
+from conformance.suite import Suite
 
 from . import catalogue
 from .catalogue import CONTROL, MUTANTS, Mutant
+from .sweep import fuzz_mutants
 
 EXIT_OK, EXIT_SURVIVORS, EXIT_INPUT = 0, 1, 2
 REFERENCE_SPEC = "python:reference_engine.wire:Session"
 
 
-class DirectAdapter(InProcessAdapter):
-    """The runner's in-process adapter without its worker thread: requests are
-    plain calls (still copied through JSON both ways); exceptions are crashes."""
-
-    def _call(self, fn: Callable[[], Any], what: str) -> Any:
-        try:
-            return fn()
-        except Exception as exc:  # noqa: BLE001 - an engine crash is a result
-            self._session = None
-            raise EngineCrashed(f"{what} raised {type(exc).__name__}: {exc}") from None
-
-    def close(self) -> None:
-        self._session = None
-
-
-class UncheckedEngine(Engine):
-    """An engine whose answers are not validated against the protocol schemas.
-
-    Validation is most of the runner's time, and it cannot tell a mutant from
-    the reference: every mutant answers through the reference's own
-    :class:`~reference_engine.wire.Session`, so its answers have the same
-    shapes. The reference and the control run validated.
-    """
-
-    def _exchange(self, message: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
-        self.requests += 1
-        return self.adapter.request(message)
-
-
-@dataclass
-class Corpus:
-    """The scenarios and the parts of ``spec/`` the runner needs."""
-
-    scenarios: list[Scenario]
-    spec: SpecData
-    schemas: Schemas
+class Corpus(Suite):
+    """The suite, run against mutant engines in this process."""
 
     @classmethod
-    def load(cls, paths: Sequence[Path] | None = None, spec_dir: Path | None = None) -> Corpus:
-        spec_dir = (spec_dir or default_spec_dir()).resolve()
-        if not spec_dir.is_dir():
-            raise InputError(f"{spec_dir}: spec directory not found")
-        schemas = load_schemas(spec_dir / "schema")
-        spec = load_spec_data(spec_dir)
-        scenarios = load_scenarios(list(paths or [DEFAULT_SCENARIOS_DIR]), schemas, spec)
-        if not scenarios:
+    def load(cls, paths: Sequence[Path] | None = None, spec_dir: Path | None = None) -> Corpus:  # type: ignore[override]
+        suite = Suite.load(spec_dir, paths)
+        if not suite.scenarios:
             raise InputError("no scenarios found")
-        return cls(scenarios, spec, schemas)
+        return cls(suite.spec_dir, suite.schemas, suite.spec, suite.scenarios)
 
-    def run(
+    def run(  # type: ignore[override]
         self,
         engine_spec: str,
         scenarios: Iterable[Scenario] | None = None,
         timeout: float | None = None,
         validate: bool = True,
     ) -> list[Result]:
-        """Run scenarios (default: all) against one in-process engine.
+        """Run scenarios (default: all) against one in-process engine, through the runner's own path.
 
-        With a ``timeout`` the runner's own in-process adapter is used (each
-        request on a worker thread, so a hang becomes a timeout); without, a
-        direct call, about twice as fast (the mutants have no unbounded loop).
+        Without a ``timeout`` the engine is called directly (about twice as
+        fast; the mutants have no unbounded loop). ``validate=False`` skips
+        the schema check of answers, most of the runner's time, which cannot
+        tell a mutant from the reference: every mutant answers through the
+        reference's own Session, in its shapes. The reference and the control
+        run validated.
         """
-        parsed = parse_engine_spec(engine_spec)
-        adapter = None if timeout else DirectAdapter(parsed.module, parsed.factory)
-        engine = (Engine if validate else UncheckedEngine)(parsed, self.schemas, timeout=timeout, adapter=adapter)
+        engine = Engine(parse_engine_spec(engine_spec), self.schemas, timeout=timeout, validate=validate)
         try:
             return run_scenarios(self.scenarios if scenarios is None else scenarios, engine, self.spec)
         finally:
@@ -186,6 +148,9 @@ class Report:
     duration: float = 0.0
     full: bool = False
     """Whether the count scenarios ran against every mutant (else only against survivors)."""
+    fuzz_hands: int = 0
+    fuzz_found: dict[str, int | None] = field(default_factory=dict)
+    """With ``--fuzz-hands N``: the hand at which the fuzzer alone first told each mutant from the reference."""
 
     @property
     def survivors(self) -> list[MutantOutcome]:
@@ -282,18 +247,23 @@ def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _row(report: Report, o: MutantOutcome, first: int) -> tuple[str, ...]:
+    ids = o.killer_ids
+    shown = ", ".join(ids[:first]) + (f" (+{len(ids) - first})" if len(ids) > first else "")
+    if o.only_generated:
+        shown += " [generated only]"
+    found = report.fuzz_found.get(o.mutant.id)
+    fuzz = (f"hand {found}" if found is not None else f"not in {report.fuzz_hands}") if report.fuzz_hands else ""
+    return (o.mutant.id, "yes" if o.killed else "NO", str(len(ids)), shown or "-",
+            ", ".join(o.killer_clauses[:6]) or "-", ", ".join(o.mutant.clauses), fuzz)
+
+
 def render(report: Report, first: int = 3) -> str:
     """The report as text: one row per mutant, then the flags and the totals."""
-    rows = []
-    for o in report.outcomes:
-        ids = o.killer_ids
-        shown = ", ".join(ids[:first]) + (f" (+{len(ids) - first})" if len(ids) > first else "")
-        if o.only_generated:
-            shown += " [generated only]"
-        rows.append((o.mutant.id, "yes" if o.killed else "NO", str(len(ids)), shown or "-",
-                     ", ".join(o.killer_clauses[:6]) or "-", ", ".join(o.mutant.clauses)))
-    head = ("mutant", "killed", "kills", "killed by", "clauses of the killers", "misreads")
-    limits = (34, 6, 5, 70, 40, 24)
+    rows = [_row(report, o, first) for o in report.outcomes]
+    head = ("mutant", "killed", "kills", "killed by", "clauses of the killers", "misreads",
+            "fuzzer alone" if report.fuzz_hands else "")
+    limits = (34, 6, 5, 70, 40, 24, 16)
     widths = [min(limit, max(len(head[i]), *(len(r[i]) for r in rows))) if rows else len(head[i])
               for i, limit in enumerate(limits)]
 
@@ -308,6 +278,10 @@ def render(report: Report, first: int = 3) -> str:
                f"({sum(s.generated for s in report.scenarios)} generated)")
     if not report.full:
         out.append("(count scenarios ran only against mutants that the others left alive; --full runs them all)")
+    if report.fuzz_hands:
+        found = [n for n in report.fuzz_found.values() if n is not None]
+        out.append(f"the fuzzer alone (seed 0, no corpus) found {len(found)}/{len(report.outcomes)} mutants within "
+                   f"{report.fuzz_hands} hands" + (f", the slowest at hand {max(found)}" if found else ""))
     if report.survivors:
         out.append("SURVIVORS (no scenario catches these misreadings):")
         for o in report.survivors:
@@ -359,6 +333,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--full", action="store_true",
                    help="run the count (perft) scenarios against every mutant, not only against survivors (slow)")
     p.add_argument("--list", action="store_true", help="list the mutants and exit")
+    p.add_argument("--fuzz-hands", metavar="N", type=int, default=0,
+                   help="also fuzz each mutant alone (no corpus) for up to N hands and show the hand that found it")
     return p
 
 
@@ -378,6 +354,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return EXIT_INPUT
     report = run_report(mutants, corpus, timeout=args.timeout, validate=args.validate,
                         progress=sys.stderr if args.progress else None, full=args.full)
+    if args.fuzz_hands > 0:
+        rows = fuzz_mutants(mutants, hands=args.fuzz_hands, seed=0, shrink=False)
+        report.fuzz_hands, report.fuzz_found = args.fuzz_hands, {row.id: row.found_at for row in rows}
     out.write(render(report, args.first) + "\n")
     if args.json:
         args.json.write_text(json.dumps(report.as_json(), indent=2) + "\n", encoding="utf-8")

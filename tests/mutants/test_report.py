@@ -153,3 +153,14 @@ def test_every_mutant_is_killed_by_the_corpus(corpus_report: Report, mutant_id: 
 
 def test_known_survivors_are_mutants() -> None:
     assert set(KNOWN_SURVIVORS) <= {m.id for m in MUTANTS}
+
+
+def test_the_report_shows_the_hand_at_which_the_fuzzer_alone_finds_a_mutant(
+        tiny_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = report_mod.main(["--scenarios", str(tiny_dir), "-m", "score-table-from-five", "--fuzz-hands", "50"])
+    out = capsys.readouterr().out
+    assert "fuzzer alone" in out.splitlines()[0]
+    row = next(line for line in out.splitlines() if line.startswith("score-table-from-five"))
+    assert row.rstrip().split("  ")[-1].startswith("hand "), row
+    assert "the fuzzer alone (seed 0, no corpus) found 1/1 mutants within 50 hands" in out
+    assert code in (0, 1)
