@@ -272,7 +272,7 @@ class InProcessAdapter(Adapter):
     def _resolve_factory(self) -> Callable[[], Any]:
         try:
             module = importlib.import_module(self.module_name)
-        except Exception as exc:  # the engine's import failed: its problem, reported as a crash
+        except Exception as exc:  # noqa: BLE001 - the engine's import failed: its problem, reported as a crash
             raise EngineCrashed(f"cannot import {self.module_name!r}: {type(exc).__name__}: {exc}",
                                 ) from None
         target: Any = module

@@ -335,7 +335,7 @@ class ScenarioRunner:
         actual = answer["counts"]
         if actual != expected:
             diff = [f"depth {d + 1}: expected {e}, actual {a}"
-                    for d, (e, a) in enumerate(zip(expected, actual)) if e != a]
+                    for d, (e, a) in enumerate(zip(expected, actual, strict=False)) if e != a]  # lengths may differ
             if len(actual) != len(expected):
                 diff.append(f"expected {len(expected)} counts, got {len(actual)}")
             wrong = next(d for d in range(len(expected)) if d >= len(actual) or actual[d] != expected[d]) + 1

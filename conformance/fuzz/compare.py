@@ -207,7 +207,7 @@ def _diff(a: Any, b: Any, path: str, out: list[str], key: str = "") -> None:
             _diff(a.get(k, Bad("absent")), b.get(k, Bad("absent")), f"{path}.{k}" if path else str(k), out, k)
         return
     if isinstance(a, list) and isinstance(b, list) and key != "actions" and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
             _diff(x, y, f"{path}[{i}]", out)
         return
     if observation_form(a, key) != observation_form(b, key):

@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings, target
 from hypothesis import strategies as st
@@ -33,7 +33,7 @@ _UINT64 = (1 << 64) - 1
 class HypothesisChooser:
     """Choices drawn through Hypothesis (a ``draw`` function or a ``data`` object), so that they shrink."""
 
-    _cache: dict[int, Any] = {}
+    _cache: ClassVar[dict[int, Any]] = {}
 
     def __init__(self, draw: Any) -> None:
         self.draw = draw.draw if hasattr(draw, "draw") else draw
@@ -149,8 +149,19 @@ def search(
         report_multiple_bugs=False,
         print_blob=False,
     )(test)
-    test = seed(seed_value)(test)
-    shrink_started = None
+    try:
+        _settle(seed(seed_value)(test), result, state, shrink_seconds)
+    finally:
+        end = time.perf_counter()
+        if result.first is None:
+            result.seconds = end - started
+        else:
+            result.shrink_seconds = end - (started + result.seconds)
+    return result
+
+
+def _settle(test: Callable[[], None], result: SearchResult, state: _State, shrink_seconds: float | None) -> None:
+    """Run the search and keep the smallest disagreement it ends with, however it ends."""
     try:
         test()
     except _Found as exc:
@@ -170,14 +181,6 @@ def search(
         if result.shrunk is None and state.best is not None:
             result.shrunk = state.best
             result.note = f"shrinking was cut short ({type(exc).__name__}): the candidate may be nondeterministic"
-    finally:
-        end = time.perf_counter()
-        if result.first is None:
-            result.seconds = end - started
-        else:
-            shrink_started = started + result.seconds
-            result.shrink_seconds = end - shrink_started
-    return result
 
 
 @dataclass
