@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..specdata import SpecData
-from .driver import CandidateFailure, Disagreement
+from .model import CandidateFailure, Disagreement
 
 CLAUSE_ID = re.compile(r"^[A-Z]+-[1-9][0-9]*$")
 FALLBACK = ("GAME-2",)

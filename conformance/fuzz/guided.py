@@ -34,7 +34,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .driver import CandidateFailure, Disagreement, HandOutcome, Lockstep, Trace
+from .driver import Lockstep
+from .model import CandidateFailure, Disagreement, HandOutcome, Trace
 
 RARE = 3
 """An outcome met fewer times than this makes its hand worth keeping in the pool."""

@@ -14,8 +14,7 @@ from ..errors import AdapterError, ConformanceError
 from ..paths import default_spec_dir
 from ..specdata import load_spec_data
 from .cli import DEFAULT_OUT
-from .driver import GAME_KIND, SETUP_KINDS, CandidateFailure, Disagreement, Lockstep
-from .driver import observe_mode as driver_observe_mode
+from .driver import GAME_KIND, SETUP_KINDS, Lockstep
 from .endpoints import Candidate, Reference, default_schemas, open_candidate
 from .guided import (
     DEFAULT_LANES,
@@ -27,6 +26,8 @@ from .guided import (
     shard_lanes,
     shrink,
 )
+from .model import CandidateFailure, Disagreement
+from .model import observe_mode as driver_observe_mode
 from .scenario import (
     Verifier,
     Written,

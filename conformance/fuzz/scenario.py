@@ -35,9 +35,9 @@ from ..runner import run_scenarios
 from ..specdata import SpecData, load_spec_data
 from .clauses import disagreement_clauses, failure_clauses
 from .compare import differing_seats, state_fields
-from .driver import CandidateFailure, Disagreement, Step, Trace
 from .endpoints import Candidate, default_schemas
 from .fields import scenario_observe_fields
+from .model import CandidateFailure, Disagreement, Step, Trace
 
 Message = dict[str, Any]
 

@@ -53,8 +53,9 @@ def compare_worlds(
         except IllegalActionError:
             return compared  # the hidden difference changed what that other seat may do
         if (a.phase, a.to_act) != (b.phase, b.to_act):
-            # only claim eligibility (Elders in the winner's hidden hand) may part the worlds
-            assert {a.phase, b.phase} & {"claim", "ended"}, (a.phase, b.phase)
+            # only claim eligibility (Elders in the winner's hidden hand) or a Five Tigers holding
+            # (D24 declared: the holder is asked, in public) may part the worlds
+            assert {a.phase, b.phase} & {"claim", "ended", "tigers"}, (a.phase, b.phase)
             return compared
         assert seen(a, seat) == seen(b, seat), f"seat {seat} tells the worlds apart after {sa} {xa}"
         compared += 1

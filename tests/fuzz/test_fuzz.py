@@ -17,8 +17,9 @@ from conformance.adapters import SubprocessAdapter, parse_engine_spec
 from conformance.engine import Engine
 from conformance.fuzz import FuzzConfig, FuzzConfigError, fuzz
 from conformance.fuzz.cli import main
-from conformance.fuzz.driver import ListChooser, Lockstep
+from conformance.fuzz.driver import Lockstep
 from conformance.fuzz.endpoints import Reference, default_schemas, open_candidate
+from conformance.fuzz.model import ListChooser
 from conformance.loader import load_scenarios
 from conformance.paths import default_spec_dir
 from conformance.runner import run_scenarios

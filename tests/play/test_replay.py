@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.fuzz.driver import Step, Trace
+from conformance.fuzz.model import Step, Trace
 from conformance.fuzz.scenario import write_trace
 from conformance.play.replay import ReplayError, corpus, load_replay, replay_scenario
 
