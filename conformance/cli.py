@@ -31,15 +31,15 @@ from .engine import Engine
 from .errors import InputError
 from .expected import load_expected_failures
 from .fuzz import cli as fuzz_cli
-from .loader import BODY_KINDS, Filters, Scenario, load_scenarios, select
+from .loader import BODY_KINDS, Filters, Scenario
 from .paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
 from .report import Progress, failure_details, summary_table, terminal_safe, write_reports
 from .results import BAD_STATUSES, PASS, SKIP, XFAIL, Result
 from .runner import ScenarioRunner
 from .safety import check_engine_command, check_output_paths, exit_status, signal_name, terminable, timeout_value
-from .schemas import Schemas, load_schemas
 from .smoke import smoke
-from .specdata import SpecData, load_spec_data
+from .specdata import load_spec_data
+from .suite import Suite, load_checked_schemas
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
@@ -128,34 +128,18 @@ Examples:
     return parser
 
 
-def _schemas(spec_dir: Path) -> Schemas:
-    """The schemas of ``spec_dir``; a broken one is bad input (exit 2), not a traceback."""
-    try:
-        return load_schemas(spec_dir.resolve() / "schema")
-    except InputError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - jsonschema/referencing errors of a broken --spec
-        raise InputError(f"{display_path(spec_dir / 'schema')}: broken JSON Schema: "
-                         f"{type(exc).__name__}: {str(exc).splitlines()[0][:300] if str(exc) else ''}") from None
-
-
-def _load(args: argparse.Namespace) -> tuple[SpecData, list[Scenario], list[Scenario]]:
-    spec_dir = args.spec or default_spec_dir()
-    if not spec_dir.is_dir():
-        raise InputError(f"{spec_dir}: spec directory not found (use --spec DIR)")
-    schemas = _schemas(spec_dir)
-    spec = load_spec_data(spec_dir)
-    for warning in spec.warnings:
+def _load(args: argparse.Namespace) -> tuple[Suite, list[Scenario]]:
+    """The suite (spec and scenarios, checked) and the scenarios the filters select."""
+    suite = Suite.load(args.spec, args.scenarios)
+    for warning in suite.spec.warnings:
         print(warning, file=sys.stderr)
-    paths = args.scenarios or [DEFAULT_SCENARIOS_DIR]
-    scenarios = load_scenarios(paths, schemas, spec)
     filters = Filters(tuple(args.ids), tuple(args.clauses), tuple(args.areas), tuple(args.tags),
                       tuple(args.files), tuple(args.kinds))
-    return spec, scenarios, select(scenarios, filters)
+    return suite, suite.select(filters)
 
 
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
-    _, _, selected = _load(args)
+    _, selected = _load(args)
     for s in selected:
         if args.ids_only:
             out.write(s.id + "\n")
@@ -173,7 +157,8 @@ def _filtered(args: argparse.Namespace) -> bool:
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
-    _, scenarios, selected = _load(args)
+    suite, selected = _load(args)
+    scenarios = suite.scenarios
     if _filtered(args):
         if not selected:
             raise InputError("no scenario matches the selection" if scenarios else "no scenarios found")
@@ -190,7 +175,8 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     check_engine_command(engine_spec)
     check_output_paths({"--json": args.json, "--junit": args.junit})
     expected = load_expected_failures(args.expected_failures) if args.expected_failures else {}
-    spec, scenarios, selected = _load(args)
+    suite, selected = _load(args)
+    spec, scenarios, schemas = suite.spec, suite.scenarios, suite.schemas
     selected = parallel.shard(selected, args.shard)
     if not selected:
         raise InputError("no scenario matches the selection" if scenarios else "no scenarios found")
@@ -198,7 +184,6 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     for sid in sorted(set(expected) - known):
         print(f"warning: {display_path(args.expected_failures)}: {sid!r} is not a known scenario ID", file=sys.stderr)
 
-    schemas = _schemas(args.spec or default_spec_dir())
     engine = Engine(engine_spec, schemas, timeout=args.timeout)
     # Asked for a perft divide only when a count scenario fails (started lazily).
     diagnosis = Engine(parse_engine_spec("reference"), schemas, timeout=args.timeout)
@@ -257,7 +242,7 @@ def cmd_smoke(args: argparse.Namespace, out: TextIO) -> int:
     spec_dir = (args.spec or default_spec_dir()).resolve()
     engine_spec = dataclasses.replace(parse_engine_spec(args.engine), env=tuple(args.engine_env))
     check_engine_command(engine_spec)
-    engine = Engine(engine_spec, _schemas(spec_dir), timeout=args.timeout)
+    engine = Engine(engine_spec, load_checked_schemas(spec_dir), timeout=args.timeout)
     with terminable():
         try:
             report = smoke(engine, load_spec_data(spec_dir))

@@ -23,11 +23,22 @@ from .adapters import parse_engine_spec
 from .engine import Engine
 from .errors import InputError
 from .loader import Filters, Scenario, load_scenarios, select
-from .paths import DEFAULT_SCENARIOS_DIR, default_spec_dir
+from .paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
 from .results import Result
 from .runner import ScenarioRunner
 from .schemas import Schemas, load_schemas
 from .specdata import SpecData, load_spec_data
+
+
+def load_checked_schemas(spec_dir: Path) -> Schemas:
+    """The schemas of ``spec_dir/schema``; a broken one is bad input (exit 2), not a traceback."""
+    try:
+        return load_schemas(spec_dir.resolve() / "schema")
+    except InputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - jsonschema/referencing errors of a broken --spec
+        first = str(exc).splitlines()[0][:300] if str(exc) else ""
+        raise InputError(f"{display_path(spec_dir / 'schema')}: broken JSON Schema: {type(exc).__name__}: {first}") from None
 
 
 @dataclass
@@ -41,13 +52,14 @@ class Suite:
 
     @classmethod
     def load(cls, spec_dir: Path | None = None, scenario_paths: Sequence[Path] | None = None) -> Suite:
-        """Load ``spec/`` and the scenarios (the packaged corpus by default); raise :class:`InputError`."""
+        """Load ``spec/`` and the scenarios (the packaged corpus by default, none for ``[]``); raise :class:`InputError`."""
         spec_dir = (spec_dir or default_spec_dir()).resolve()
         if not spec_dir.is_dir():
             raise InputError(f"{spec_dir}: spec directory not found (use --spec DIR)")
-        schemas = load_schemas(spec_dir / "schema")
+        schemas = load_checked_schemas(spec_dir)
         spec = load_spec_data(spec_dir)
-        scenarios = load_scenarios(list(scenario_paths or [DEFAULT_SCENARIOS_DIR]), schemas, spec)
+        paths = [DEFAULT_SCENARIOS_DIR] if scenario_paths is None else list(scenario_paths)
+        scenarios = load_scenarios(paths, schemas, spec) if paths else []
         return cls(spec_dir, schemas, spec, scenarios)
 
     def select(self, filters: Filters | None = None, **fields: tuple[str, ...]) -> list[Scenario]:

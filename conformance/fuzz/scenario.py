@@ -27,15 +27,12 @@ from typing import Any
 import yaml
 
 from ..compare import check_expectations
-from ..engine import Engine
-from ..loader import load_scenarios
-from ..paths import default_spec_dir
 from ..results import ERROR, FAIL, PASS, TIMEOUT, Result
-from ..runner import run_scenarios
-from ..specdata import SpecData, load_spec_data
+from ..specdata import SpecData
+from ..suite import Suite
 from .clauses import disagreement_clauses, failure_clauses
 from .compare import differing_seats, state_fields
-from .endpoints import Candidate, default_schemas
+from .endpoints import Candidate
 from .fields import scenario_observe_fields
 from .model import CandidateFailure, Disagreement, Step, Trace
 
@@ -336,13 +333,9 @@ class Verifier:
     """Runs a written scenario through the runner on the reference and on the candidate."""
 
     def __init__(self, candidate: Candidate, spec_dir: Path | None = None) -> None:
-        self.spec_dir = spec_dir or default_spec_dir()
-        self.schemas = default_schemas(spec_dir)
-        self.spec: SpecData = load_spec_data(self.spec_dir)
         self.candidate = candidate
-        from ..adapters import parse_engine_spec
-
-        self.reference_engine = Engine(parse_engine_spec("reference"), self.schemas, 30.0)
+        self.spec_dir = spec_dir
+        self.reference_engine = Suite.load(spec_dir, []).engine("reference", 30.0)
 
     def run(self, path: Path) -> tuple[Result | None, Result | None, list[str]]:
         # The loader wants generated vectors in a folder named ``generated`` below the
@@ -352,11 +345,11 @@ class Verifier:
             copy.parent.mkdir()
             shutil.copyfile(path, copy)
             try:
-                scenarios = load_scenarios([Path(tmp)], self.schemas, self.spec)
+                suite = Suite.load(self.spec_dir, [Path(tmp)])
             except Exception as exc:  # noqa: BLE001 - an invalid file is a fuzzer bug: report it
                 return None, None, [f"the written scenario does not load: {exc}"]
-        ref = run_scenarios(scenarios, self.reference_engine, self.spec)[0]
-        cand = run_scenarios(scenarios, self.candidate.engine, self.spec)[0]
+        ref = suite.runner(self.reference_engine).run(suite.scenarios[0])
+        cand = suite.runner(self.candidate.engine).run(suite.scenarios[0])
         return ref, cand, []
 
     def close(self) -> None:
