@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.play.bots import RandomBot, RuleBot
+from conformance.play.bots import Bot, RandomBot, RuleBot
 from conformance.play.table import Table
 
 
@@ -28,7 +28,7 @@ def run(games: int, seed: int, call_at: int, dealer_call_at: int) -> dict[str, d
              for kind in ("rule", "random")}
     for g in range(games):
         rule_seat = g % 4
-        bots = {s: RuleBot(call_at, dealer_call_at) if s == rule_seat else RandomBot() for s in range(4)}
+        bots: dict[int, Bot] = {s: RuleBot(call_at, dealer_call_at) if s == rule_seat else RandomBot() for s in range(4)}
         table = Table(humans=[], seed=seed * 1_000_003 + g, bots=bots)
         table.play_bots(limit=100_000)
         assert table.game.over, table.problem

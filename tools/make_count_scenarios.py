@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -38,9 +38,12 @@ ORACLE = REPO / "tests" / "engine" / "oracle.py"
 OUT = REPO / "conformance" / "scenarios" / "counts"
 SCHEMA = REPO / "spec" / "schema" / "scenario.schema.json"
 
-# The oracle is test code (tests/engine/oracle.py); a tool beside the tests loads it by path.
+# The oracle is test code (tests/engine/oracle.py); a tool beside the tests loads it by path
+# (mypy reads the same file as the module tests.engine.oracle).
 _NAME = "hakka_count_oracle"
-if _NAME in sys.modules:
+if TYPE_CHECKING:
+    from tests.engine import oracle
+elif _NAME in sys.modules:
     oracle = sys.modules[_NAME]
 else:
     _spec = importlib.util.spec_from_file_location(_NAME, ORACLE)
@@ -49,7 +52,7 @@ else:
     sys.modules[_NAME] = oracle  # dataclasses look their module up while the file runs
     _spec.loader.exec_module(oracle)
 
-Action = tuple[str, frozenset]  # ("play" | "discard" | "call" | ..., cards)
+Action = tuple[str, "frozenset[oracle.Card]"]  # ("play" | "discard" | "call" | ..., cards)
 
 
 # ------------------------------------------------------------------ oracle perft
@@ -141,7 +144,7 @@ class OraclePerft:
         return totals
 
 
-def parse_cards(text: str) -> frozenset:
+def parse_cards(text: str) -> frozenset[oracle.Card]:
     return frozenset(oracle.card_from_name(n) for n in text.split())
 
 

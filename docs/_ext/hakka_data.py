@@ -157,8 +157,9 @@ def elders_by_step(setup: dict[str, Any], steps: list[dict[str, Any]], options: 
     expects the engine to refuse it without saying so), the Elders stay as
     they were from there on.
     """
-    hand: engine.Hand | None = engine_hand(setup, options)[0]
-    elders = [c.name for c in _cards_of(engine.Cards(hand.elders))]
+    first = engine_hand(setup, options)[0]
+    elders = [c.name for c in _cards_of(engine.Cards(first.elders))]
+    hand: engine.Hand | None = first
     out = []
     for step in steps:
         out.append(elders)

@@ -21,7 +21,7 @@ from sphinx.util.docutils import SphinxDirective
 
 
 def get_spec(app: Sphinx) -> Spec:
-    spec = getattr(app, "_hakka_spec", None)
+    spec: Spec | None = getattr(app, "_hakka_spec", None)
     if spec is None:
         raise ExtensionError("hakka_spec: the spec was not loaded (builder-inited did not run)")
     return spec

@@ -24,7 +24,8 @@ def _schema_type(schema: dict[str, Any]) -> str:
     if "enum" in schema:
         return " | ".join(json.dumps(v) for v in schema["enum"])
     if "$ref" in schema:
-        return schema["$ref"].split("/")[-1].replace(".schema.json", "")
+        ref: str = schema["$ref"]
+        return ref.split("/")[-1].replace(".schema.json", "")
     for key in ("oneOf", "anyOf"):
         if key in schema:
             return " or ".join(_schema_type(s) for s in schema[key])

@@ -7,6 +7,7 @@ Each clause and decision is drawn from ``spec/clauses.yaml`` and
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any, ClassVar
 
 import hakka_render as R
@@ -296,13 +297,13 @@ class DecisionsDirective(SphinxDirective):
             sec += p
             bl = nodes.bullet_list(classes=["hk-rejected"])
             for r in rejected:
-                item = nodes.list_item()
+                li = nodes.list_item()
                 rp = nodes.paragraph()
                 rp += nodes.literal(text=str(r.get("option", "")))
                 rp += nodes.Text(": ")
                 rp.extend(autolink(" ".join(str(r.get("reason", "")).split()), spec))
-                item += rp
-                bl += item
+                li += rp
+                bl += li
             sec += bl
 
         touched = spec.clauses_touched_by(did)
@@ -350,7 +351,7 @@ class ScoreTableDirective(SphinxDirective):
             if points != doubling:
                 note = f"not {doubling}: the source says {points} in every language that gives the table"
                 cls = ' class="hk-special"'
-            rows.append(f"<tr{cls}><td>{tricks}</td><td>{points}</td><td>{R.escape(note)}</td></tr>")
+            rows.append(f"<tr{cls}><td>{tricks}</td><td>{points}</td><td>{escape(note)}</td></tr>")
         html = (
             '<table class="hk-score"><thead><tr><th>Tricks (count)</th><th>Points</th><th></th></tr></thead>'
             "<tbody><tr><td>0–5</td><td>0</td><td>below 6 scores nothing (SCORE-2)</td></tr>"

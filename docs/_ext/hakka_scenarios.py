@@ -8,6 +8,7 @@ at that moment, what the engine must show, and the result.
 from __future__ import annotations
 
 import json
+from html import escape
 from pathlib import Path
 
 import hakka_render as R
@@ -117,16 +118,16 @@ def body_html(spec: Spec, sc: Scenario, options: dict[str, str]) -> str:
                 # The Dealer of a later deal follows from the rules: the 1-card hand sits opposite him.
                 dreamer = next((s for s, h in enumerate(deal["hands"]) if len(parse_cards(h)) == 1), None)
                 dealer = (dreamer + 2) % 4 if dreamer is not None else first
-                hands, how = setup_hands({"dealer": dealer, "hands": deal["hands"]}, options)
+                dealt, how = setup_hands({"dealer": dealer, "hands": deal["hands"]}, options)
             elif "deck" in deal or "seed" in deal:
-                hands, how = None, ("a given deck order" if "deck" in deal else f"seed {deal['seed']} (D33)")
+                dealt, how = None, ("a given deck order" if "deck" in deal else f"seed {deal['seed']} (D33)")
             else:
-                hands, how = None, "?"
-            if hands is not None:
-                inner = R.hands_html(hands, R.Seats(dealer), "hands")
+                dealt, how = None, "?"
+            if dealt is not None:
+                inner = R.hands_html(dealt, R.Seats(dealer), "hands")
                 html += f'<details class="hk-deal"><summary>Deal {i}: explicit hands</summary>{inner}</details>'
             else:
-                html += f'<p class="hk-deal">Deal {i}: {R.escape(how)}, dealt by whoever deals it.</p>'
+                html += f'<p class="hk-deal">Deal {i}: {escape(how)}, dealt by whoever deals it.</p>'
         seats = R.Seats(None)
         steps = body.get("steps") or []
         if steps:
@@ -262,9 +263,9 @@ class ScenarioPreviewDirective(SphinxDirective):
         schema_path = spec.root / "spec" / "schema" / "scenario.schema.json"
         try:
             import jsonschema
-        except ImportError:
-            jsonschema = None
-        if jsonschema is not None:
+        except ImportError:  # no schema check then, as before
+            pass
+        else:
             schema = json.loads(schema_path.read_text(encoding="utf-8"))
             errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors({"scenarios": [data]}), key=str)
             if errors:

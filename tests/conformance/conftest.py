@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -52,7 +52,7 @@ RunFn = Callable[..., tuple[list[Result], Engine]]
 
 
 @pytest.fixture
-def run(schemas: Schemas, spec_data: SpecData) -> RunFn:
+def run(schemas: Schemas, spec_data: SpecData) -> Iterator[RunFn]:
     """``run(engine_spec_text, scenarios, timeout=..., expected=...) -> (results, engine)``."""
     engines: list[Engine] = []
 
@@ -63,6 +63,6 @@ def run(schemas: Schemas, spec_data: SpecData) -> RunFn:
         runner = ScenarioRunner(engine, spec_data, expected)
         return [runner.run(s) for s in scenarios], engine
 
-    yield _run  # type: ignore[misc]
+    yield _run
     for engine in engines:
         engine.close()

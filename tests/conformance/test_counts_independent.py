@@ -87,7 +87,7 @@ def test_the_corpus_shape() -> None:
 
 def test_each_option_scenario_differs_from_its_defaults_twin() -> None:
     """An option scenario has a defaults scenario with the same deal and prefix, and other counts."""
-    defaults = {}
+    defaults: dict[str, list[dict[str, Any]]] = {}
     for _, s in SCENARIOS:
         if s["requires"] == "defaults":
             key = yaml.safe_dump([s["count"]["setup"], s["count"].get("prefix", [])])

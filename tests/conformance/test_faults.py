@@ -143,7 +143,7 @@ def test_internal_error_answer_is_an_error_and_unsupported_is_a_skip(run, exampl
 
 def test_close_stops_the_process(run, examples):
     _results, engine = run(fake_cmd("correct"), [examples[PAT]])
-    proc = engine.adapter._proc  # type: ignore[attr-defined]
+    proc = engine.adapter._proc
     assert proc is not None
     engine.close()
     assert proc.poll() is not None

@@ -63,7 +63,7 @@ def test_unknown_module_or_factory_is_an_error_not_a_crash(run, examples):
 
 def test_in_process_messages_are_copies(run, examples):
     _results, engine = run("python:inprocess:ScriptedSession", [examples[TRAJ]])
-    session = engine.adapter._session  # type: ignore[attr-defined]
+    session = engine.adapter._session
     start = next(m for m in session.received if m["cmd"] == "start")
     start["setup"]["hands"].clear()  # mutating what the engine got does not touch the scenario
     assert examples[TRAJ].body["setup"]["hands"]

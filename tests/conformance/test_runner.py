@@ -54,7 +54,7 @@ def test_non_configurable_skip_reason_names_the_decision(run, examples):
 
 def test_configurable_engine_gets_the_required_options(run, examples):
     results, engine = run("python:inprocess:ConfigurableSession", [examples[ANY], examples[TRAJ], examples[COUNT]])
-    session = engine.adapter._session  # type: ignore[attr-defined]
+    session = engine.adapter._session
     sent = [m for m in session.received if m["cmd"] in ("pattern", "start")]
     assert sent[0]["options"] == {"D7": "any-suit"}
     assert sent[1]["options"] == {"D4": "next-seat", "D5": "next-dealer", "D31": "played-hands"}
@@ -67,12 +67,16 @@ def test_configurable_engine_gets_the_required_options(run, examples):
 def test_skip_reason_rules(spec_data, examples):
     info = EngineInfo("x", "1", None, 1, {"D7": "any-suit"}, False, ("pattern",))
     assert skip_reason(examples[ANY], info, spec_data) is None
-    assert "D7=same-suit (engine follows any-suit)" in skip_reason(examples[SAME], info, spec_data)
+    reason = skip_reason(examples[SAME], info, spec_data)
+    assert reason is not None
+    assert "D7=same-suit (engine follows any-suit)" in reason
     assert skip_reason(examples[COUNT], info, spec_data) == \
         "the engine does not declare the 'hands' and 'count' capabilities"
     # requires: defaults -> every decision must be at its default
     info2 = EngineInfo("x", "1", None, 2, {"D12": "may-discard"}, False, ("hands", "count"))
-    assert "D12=must-beat (engine follows may-discard)" in skip_reason(examples[COUNT], info2, spec_data)
+    reason = skip_reason(examples[COUNT], info2, spec_data)
+    assert reason is not None
+    assert "D12=must-beat (engine follows may-discard)" in reason
     assert options_to_send(examples[COUNT]) == {}
 
 
@@ -163,7 +167,7 @@ def test_expected_failures_yaml_forms(tmp_path):
 
 def test_every_request_the_runner_sends_is_schema_valid(run, examples, schemas):
     _results, engine = run("python:inprocess:ConfigurableSession", list(examples.values()))
-    session = engine.adapter._session  # type: ignore[attr-defined]
+    session = engine.adapter._session
     assert len(session.received) > 10
     for message in session.received:
         errors = list(schemas.request_errors(message))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from conftest import SPEC
@@ -25,7 +26,7 @@ def test_one_request_and_one_response_schema_per_command():
             assert (SPEC / "schema" / "protocol" / f"{cmd}.{kind}.schema.json").is_file()
 
 
-def _variants(message: dict) -> list[dict]:
+def _variants(message: dict[str, Any]) -> list[dict[str, Any]]:
     """The message, and copies with one top-level field dropped or retyped."""
     out = [message]
     for key in message:
@@ -46,7 +47,7 @@ def test_compiled_validators_agree_with_the_referencing_schemas(run, examples, s
 
     monkeypatch.setattr(Engine, "call", recording_call)
     _, engine = run("python:inprocess:ConfigurableSession", list(examples.values()))
-    transcript.append(({"cmd": "hello"}, engine.info.raw))  # type: ignore[union-attr]
+    transcript.append(({"cmd": "hello"}, engine.info.raw))
     assert len(transcript) > 20
     checked = 0
     for request, response in transcript:

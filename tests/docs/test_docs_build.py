@@ -22,6 +22,7 @@ import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 import pytest
@@ -98,7 +99,10 @@ def ids_of(html_dir: Path, page: str) -> set[str]:
 # ------------------------------------------------------------------ build
 
 
-_SPEC = []
+if TYPE_CHECKING:
+    from hakka_data import Spec  # docs/_ext, imported at run time only once Sphinx is known to be there
+
+_SPEC: list[Spec] = []
 
 
 @pytest.fixture(scope="session")
@@ -121,13 +125,13 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def _load_spec():
+def _load_spec() -> Spec:
     from hakka_data import load_spec
 
     return load_spec(ROOT)
 
 
-def _spec():
+def _spec() -> Spec:
     return _SPEC[0] if _SPEC else _load_spec()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -142,7 +143,7 @@ def test_empty_card_list() -> None:
 # ------------------------------------------------------------------ seeded deals (D33)
 
 
-def splitmix64(seed: int):  # type: ignore[no-untyped-def]
+def splitmix64(seed: int) -> Callable[[], int]:
     """SplitMix64 exactly as spec/README.md "Deals from a seed" words it."""
     state = seed
 

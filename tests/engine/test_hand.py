@@ -14,6 +14,7 @@ WanSin), so 1 + 6 = 7 ≥ 6 lets him claim (CLAIM-1).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -101,7 +102,7 @@ def test_deal_roles() -> None:  # DEAL-2, CALL-1
     assert hand.next_seat(2) == 0  # GAME-5: the Dreamer is skipped
 
 
-def _raises_setup(rule: str, seat: int | None, fn, *args) -> SetupError:  # type: ignore[no-untyped-def]
+def _raises_setup(rule: str, seat: int | None, fn: Callable[..., object], *args: object) -> SetupError:
     with pytest.raises(SetupError) as info:
         fn(*args)
     assert info.value.rule == rule, str(info.value)

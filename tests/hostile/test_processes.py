@@ -85,7 +85,9 @@ def test_a_signal_to_the_runner_kills_the_engine_and_writes_the_reports_marked_i
     assert report["run"]["selected"] == 8
     suite = ET.parse(tmp_path / "r.xml").getroot().find("testsuite")
     assert suite is not None
-    assert suite.find("properties/property[@name='interrupted']").get("value") == name
+    prop = suite.find("properties/property[@name='interrupted']")
+    assert prop is not None
+    assert prop.get("value") == name
     assert f"interrupted by {name}" in out
 
 

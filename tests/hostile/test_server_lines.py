@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ ATTACKS = {
 }
 
 
-def serve(data: bytes) -> list[dict]:
+def serve(data: bytes) -> list[dict[str, Any]]:
     done = subprocess.run([sys.executable, "-m", "reference_engine"], input=data, capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
     assert not done.stderr, done.stderr.decode(errors="replace")[-2000:]

@@ -16,7 +16,7 @@ class SeatClient:
         self.hello = self.recv()
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
-        message = json.loads(self.ws.recv(timeout=timeout))
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         self.received.append(message)
         if message.get("type") == "view":
             self.view = message

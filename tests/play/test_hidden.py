@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from random import Random
+from typing import Any
 
 from conformance.play.bots import RandomBot
 from conformance.play.table import Table
@@ -36,7 +37,7 @@ def test_every_view_of_1000_random_bot_games_holds_only_what_its_seat_may_know()
         face_up_elders = profile.elder_promotion == "face-up"
         table = Table(humans=[0], seed=game, bot="random", profile=profile)
         rng = Random(game)
-        view0: dict = {}
+        view0: dict[str, Any] = {}
         while not table.over:
             if table.waiting:
                 table.next_hand(0)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 httpx = pytest.importorskip("httpx", reason="the play extra's test client: pip install -e '.[play]'")
@@ -15,14 +17,15 @@ from .hidden import check_message  # noqa: E402
 
 
 def _table(live, **kwargs) -> Table:
-    return live.call(live.play.add_table, Table(**kwargs))
+    table: Table = live.call(live.play.add_table, Table(**kwargs))
+    return table
 
 
 def _my_turn(view) -> bool:
     return view["hand"]["legal"] is not None
 
 
-def play_to_the_end(client: SeatClient, limit: int = 2000) -> dict:
+def play_to_the_end(client: SeatClient, limit: int = 2000) -> dict[str, Any]:
     """Play one seat through a whole game: act on its turn, press Next hand after each hand."""
     view = client.view or client.until(lambda m: m["type"] == "view")
     acted = 0
@@ -143,13 +146,15 @@ def test_every_message_over_real_sockets_fits_what_its_seat_may_know(live) -> No
             mover = next((c for c in clients if c.view and (c.view["hand"]["legal"] is not None
                                                             or c.view["seat"] in c.view["waiting"])), None)
             assert mover is not None, [(c.view["version"], c.view["waiting"], c.view["hand"]["to_act"], c.view["ended"],
-                                        table.to_act, table.waiting, table.version) for c in clients]
+                                        table.to_act, table.waiting, table.version) for c in clients if c.view is not None]
             v = mover.view
+            assert v is not None
             mover.send({"type": "next"} if v["seat"] in v["waiting"] else {"type": "act", "action": simple_choice(v)})
             version = v["version"]
             for c in clients:
                 message = c.until(lambda m, version=version: m["type"] == "view" and m["version"] > version)
                 shown = live.call(lambda t=table: t.ended if (t.waiting or t.over) and t.ended else t.current)
+                assert c.view is not None  # until() has just received a view
                 check_message(message, shown.hand, c.view["seat"])
                 checked += 1
         assert checked > 40

@@ -76,14 +76,16 @@ def load_schema(name: str) -> Any:
 def clauses() -> list[dict[str, Any]]:
     data = load_yaml("clauses")
     assert isinstance(data, dict) and isinstance(data.get("clauses"), list)
-    return data["clauses"]
+    clauses: list[dict[str, Any]] = data["clauses"]
+    return clauses
 
 
 @pytest.fixture(scope="module")
 def decisions() -> list[dict[str, Any]]:
     data = load_yaml("decisions")
     assert isinstance(data, dict) and isinstance(data.get("decisions"), list)
-    return data["decisions"]
+    decisions: list[dict[str, Any]] = data["decisions"]
+    return decisions
 
 
 def split_id(clause_id: str) -> tuple[str, int]:
