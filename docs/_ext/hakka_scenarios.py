@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from html import escape
 from pathlib import Path
+from typing import Any
 
 import hakka_render as R
 from docutils import nodes
@@ -74,6 +75,13 @@ def render_scenario(spec: Spec, sc: Scenario, anchor: bool = True) -> nodes.cont
     return box
 
 
+def _deal_html(setup: dict[str, Any], options: dict[str, str]) -> tuple[R.Seats, str]:
+    """The seats of a one-hand setup and its deal drawn as cards."""
+    seats = R.Seats(int(setup["dealer"]))
+    hands, how = setup_hands(setup, options)
+    return seats, R.hands_html(hands, seats, how)
+
+
 def body_html(spec: Spec, sc: Scenario, options: dict[str, str]) -> str:
     data = sc.data
     if "pattern" in data:
@@ -81,9 +89,7 @@ def body_html(spec: Spec, sc: Scenario, options: dict[str, str]) -> str:
     if "trajectory" in data:
         body = data["trajectory"]
         setup = body["setup"]
-        seats = R.Seats(int(setup["dealer"]))
-        hands, how = setup_hands(setup, options)
-        html = R.hands_html(hands, seats, how)
+        seats, html = _deal_html(setup, options)
         steps = body.get("steps") or []
         if steps:
             html += R.steps_html(steps, seats, elders_by_step(setup, steps, options))
@@ -93,9 +99,7 @@ def body_html(spec: Spec, sc: Scenario, options: dict[str, str]) -> str:
     if "count" in data:
         body = data["count"]
         setup = body["setup"]
-        seats = R.Seats(int(setup["dealer"]))
-        hands, how = setup_hands(setup, options)
-        html = R.hands_html(hands, seats, how)
+        seats, html = _deal_html(setup, options)
         if body.get("prefix"):
             html += R.steps_html(body["prefix"], seats, elders_by_step(setup, body["prefix"], options))
         rows = "".join(
