@@ -81,7 +81,8 @@ class Table:
         first_dealer: int = 0,
         bots: dict[int, Bot] | None = None,
     ) -> None:
-        self.id = secrets.token_urlsafe(9)
+        # Lower-case hex, so an id or a token can never spell a card name (Sin9, WanSin) on the page or in a view.
+        self.id = secrets.token_hex(8)
         self.profile = profile or Profile()
         self.seed = secrets.randbits(48) if seed is None else seed
         self.rng = Random(self.seed)
@@ -90,7 +91,7 @@ class Table:
         self.game = Game(first_dealer, deals, self.profile)
         chosen = bots or {}
         self.seats = [
-            Seat(i, secrets.token_urlsafe(24), None if i in humans else chosen.get(i) or BOTS[bot]())
+            Seat(i, secrets.token_hex(24), None if i in humans else chosen.get(i) or BOTS[bot]())
             for i in range(4)
         ]
         self.current = HandRecord(self.game.hand)

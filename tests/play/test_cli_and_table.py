@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from random import Random
 
 import pytest
@@ -46,6 +47,14 @@ def test_tokens_are_unguessable_and_a_bot_seat_opens_to_none() -> None:
     assert table.seat_of(tokens[0]) == 0 and table.seat_of(tokens[2]) == 2
     assert table.seat_of(tokens[1]) is None and table.seat_of("") is None and table.seat_of(None) is None
     assert Table().id != Table().id
+
+
+def test_ids_and_tokens_cannot_spell_a_card_name() -> None:
+    # An id like '_Sin9S5a55Kr' reads as a card on the page and in every view; lower-case hex never does.
+    for seed in range(50):
+        table = Table(humans=[0, 1, 2, 3], seed=seed)
+        for text in [table.id, *(s.token for s in table.seats)]:
+            assert re.fullmatch(r"[0-9a-f]+", text), text
 
 
 def test_the_table_waits_for_every_person_after_a_hand_and_keeps_the_ended_hand() -> None:
