@@ -110,9 +110,9 @@ class Action(tuple[str, int]):
         return (_ORDER[self.verb], self.mask.bit_count(), tuple(indices(self.mask)))
 
     def __str__(self) -> str:
-        if self.verb in VERBS_WITH_CARDS:
-            return f"{self.verb} {mask_text(self.mask)}"
-        return self.verb
+        verb, mask = self
+        # only play and discard have cards (a mask of 0 otherwise): see _problem
+        return f"{verb} {mask_text(mask)}" if mask else verb
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"

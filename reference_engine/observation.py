@@ -12,6 +12,7 @@ The wire form (spec/PROTOCOL.md, ``observe``) is made from it by
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .actions import DISCARD, Action, LegalActions
 from .cards import Cards
@@ -19,17 +20,18 @@ from .hand import Hand, Phase
 from .scoring import HandResult
 
 
-@dataclass(frozen=True, slots=True)
-class Seen:
+class Seen(NamedTuple):
     """One action of the hand's history as the observing seat sees it.
 
     ``action`` is ``None`` for another seat's discard, which is face down
-    (PLAY-5): only its ``count`` of cards shows.
+    (PLAY-5): only its ``size`` (how many cards) shows. (A named tuple: an observation
+    is made at every step of a fuzz campaign, and a tuple is made five times
+    faster than a frozen dataclass.)
     """
 
     seat: int
     action: Action | None
-    count: int
+    size: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +60,9 @@ class Observation:
 def observe(hand: Hand, seat: int) -> Observation:
     """What ``seat`` (0-3) may see of ``hand`` now (OBS-1, D32)."""
     history = tuple(
-        Seen(who, None, action.mask.bit_count()) if action.verb == DISCARD and who != seat
-        else Seen(who, action, action.mask.bit_count())
+        Seen(who, None if verb == DISCARD and who != seat else action, mask.bit_count())
         for who, action in hand.history
+        for verb, mask in (action,)
     )
     show_dreamer = seat == hand.dreamer or (hand.result is not None and hand.result.winner is not None)
     sizes = [hand.hands[s].bit_count() if s != hand.dreamer else 1 for s in range(4)]

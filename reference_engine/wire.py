@@ -20,14 +20,15 @@ the session as it was.
 
 from __future__ import annotations
 
+import random
 import re
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 from . import __version__
-from .actions import LegalActions
-from .cards import NAMES, Cards, mask_text, parse_card_index
+from .actions import DISCARD, Action, LegalActions
+from .cards import NAMES, Cards, indices, mask_text, parse_card_index
 from .errors import HakkaError, IllegalActionError, MalformedError, SetupError
 from .game import Game, deal_hand
 from .hand import Hand, Phase
@@ -43,11 +44,13 @@ PROTOCOL_VERSION: Final = 2
 PROTOCOL_VERSIONS: Final = (1, 2)
 """Versions the reference speaks; a runner asks for one in ``hello``."""
 
-CAPABILITIES: Final = ("hands", "deck", "seed", "game", "observe", "pattern", "count", "divide", "batch")
+CAPABILITIES: Final = ("hands", "deck", "seed", "game", "observe", "pattern", "count", "divide", "batch", "playout")
 """What the reference offers under protocol 2 (the vocabulary is in hello.response.schema.json)."""
 CAPABILITIES_V1: Final = ("pattern", "count", "observe", "game")
 MAX_SEED: Final = 2**64 - 1
 MAX_DEPTH: Final = 8
+MAX_PLAYOUT_STEPS: Final = 100_000
+"""A playout's bound on actions: far beyond any game (a hand ends within about 60), a guard against a bug."""
 Message = dict[str, Any]
 
 
@@ -394,36 +397,45 @@ class Session:
         return {"ok": True, "beats": rules.beats(tables, challenger, current, bool(current & elder_mask))}
 
     def _batch(self, message: Message) -> Message:
-        """``start`` then, per step, ``act`` and ``state`` (and ``observe`` for every seat), in one answer.
+        """``start`` then, per step, ``act`` and ``state`` (and ``observe`` for every seat), in one answer;
+        with ``playout``, then random legal actions to the end of the hand or game.
 
         The answers are exactly those of the same requests sent one by one
-        (spec/PROTOCOL.md, "batch"), so a runner can compare them step by step.
+        (spec/PROTOCOL.md, "batch" and "playout"), so a runner can compare them
+        step by step.
         """
-        steps, observe, states = message["steps"], message.get("observe", "none"), message.get("state", "every")
-        if not isinstance(steps, list) or not all(
-                isinstance(s, Mapping) and set(s) == {"seat", "action"} for s in steps):
-            raise MalformedError("batch steps must be a list of {seat, action}")
-        if observe not in ("every", "last", "none"):
-            raise MalformedError(f"batch observe is every, last or none, not {observe!r}")
-        if states not in ("every", "last"):
-            raise MalformedError(f"batch state is every or last, not {states!r}")
+        steps, observe, states, playout = _batch_fields(message)
         start: Message = {"cmd": "start", "setup": message["setup"]}
         if "options" in message:
             start["options"] = message["options"]
         answer: Message = {"ok": True, "start": self.handle(start), "steps": []}
         if not answer["start"]["ok"]:
+            if playout is not None:
+                answer["choices"] = []
             return answer
-        handle, last = self.handle, len(steps)
-        for i in range(last + 1):
-            entry: Message = {}
-            if i:
-                step = steps[i - 1]
-                entry["act"] = handle({"cmd": "act", "seat": step["seat"], "action": step["action"]})
-            if states == "every" or i == last:
+        every_state, every_observe = states == "every", observe == "every"
+        handle = self.handle  # every answer through handle, as if asked alone (a variant's handle sees it too)
+
+        def answered(entry: Message) -> Message:
+            if every_state:
                 entry["state"] = handle({"cmd": "state"})
-            if observe == "every" or (observe == "last" and i == last):
+            if every_observe:
                 entry["observations"] = [handle({"cmd": "observe", "seat": seat}) for seat in range(4)]
-            answer["steps"].append(entry)
+            return entry
+
+        entries: list[Message] = answer["steps"]
+        entries.append(answered({}))
+        for step in steps:
+            entries.append(answered({"act": handle({"cmd": "act", "seat": step["seat"], "action": step["action"]})}))
+        if playout is not None:
+            for seat, action in playout.play(self):
+                entries.append(answered({"act": {"ok": True}, "step": {"seat": seat, "action": action}}))
+            answer["choices"] = playout.choices
+        last = entries[-1]
+        if "state" not in last:
+            last["state"] = handle({"cmd": "state"})
+        if observe == "last":
+            last["observations"] = [handle({"cmd": "observe", "seat": seat}) for seat in range(4)]
         return answer
 
     def _count(self, message: Message) -> Message:
@@ -435,6 +447,92 @@ class Session:
         if message.get("divide"):
             answer["divide"] = perft_divide(hand, depth, self.count_node_limit)
         return answer
+
+
+def _batch_fields(message: Message) -> tuple[list[Mapping[str, Any]], str, str, _Playout | None]:
+    """A batch request's steps, observe and state modes, and playout; MalformedError if one is not as defined."""
+    steps, observe, states = message["steps"], message.get("observe", "none"), message.get("state", "every")
+    if not isinstance(steps, list) or not all(isinstance(s, Mapping) and set(s) == {"seat", "action"} for s in steps):
+        raise MalformedError("batch steps must be a list of {seat, action}")
+    if observe not in ("every", "last", "none"):
+        raise MalformedError(f"batch observe is every, last or none, not {observe!r}")
+    if states not in ("every", "last"):
+        raise MalformedError(f"batch state is every or last, not {states!r}")
+    unknown = set(message) - {"cmd", "options", "setup", "steps", "observe", "state", "playout"}
+    if unknown:
+        raise MalformedError(f"bad batch request: unknown field {sorted(unknown)[0]!r}")
+    playout = _Playout.from_request(message["playout"]) if "playout" in message else None
+    return steps, observe, states, playout
+
+
+class _Playout:
+    """The random player of a ``batch`` with ``playout`` (spec/PROTOCOL.md, "Playout").
+
+    Every choice is a *draw* below some ``n``: the next given choice modulo
+    ``n``; past the given ones, a number from ``random.Random(seed)``; with no
+    seed, 0. A draw below 1 is 0 and uses no random number. Each action takes
+    one draw over the legal actions in the order ``state`` lists them, plus one
+    slot for the discard option when there is one; a discard then takes one
+    draw per card over the option's cards still unchosen, in canonical order.
+    """
+
+    def __init__(self, given: list[int], seed: int | None) -> None:
+        self.given = given
+        self.rng = None if seed is None else random.Random(seed)
+        self.choices: list[int] = []
+
+    @classmethod
+    def from_request(cls, value: Any) -> _Playout:
+        if not isinstance(value, Mapping) or set(value) - {"choices", "seed"}:
+            raise MalformedError("batch playout is an object with choices and seed")
+        given = value.get("choices", [])
+        if not isinstance(given, list) or not all(_is_int(c) and c >= 0 for c in given):
+            raise MalformedError("playout choices are a list of integers of at least 0")
+        seed = value.get("seed")
+        if seed is not None and _seed(seed) is not None:
+            raise MalformedError(f"playout seed: {_seed(seed)}")
+        return cls(list(given), None if seed is None else int(seed))
+
+    def draw(self, n: int) -> int:
+        i = len(self.choices)
+        if n <= 1:
+            value = 0
+        elif i < len(self.given):
+            value = self.given[i] % n
+        elif self.rng is not None:
+            value = self.rng.randrange(n)
+        else:
+            value = 0
+        self.choices.append(value)
+        return value
+
+    def play(self, session: Session) -> Iterator[tuple[int, str]]:
+        """Take random legal actions in ``session`` until nobody is to act; yield each (seat, action text)."""
+        game = session.game
+        for _ in range(MAX_PLAYOUT_STEPS):
+            hand = session._current()
+            seat = hand.to_act if game is None or not game.over else None
+            if seat is None:
+                return
+            legal = hand.legal_actions()
+            actions = legal.sorted()
+            option = legal.discard
+            pick = self.draw(len(actions) + (option is not None))
+            if pick < len(actions):
+                action = actions[pick]
+            else:
+                assert option is not None
+                pool = list(indices(option.allowed))
+                mask = 0
+                for _card in range(option.count):
+                    mask |= 1 << pool.pop(self.draw(len(pool)))
+                action = Action(DISCARD, mask)
+            if game is not None:
+                game.apply(seat, action)
+            else:
+                hand.apply(seat, action)
+            yield seat, str(action)
+        raise RuntimeError(f"a playout did not end within {MAX_PLAYOUT_STEPS} actions")
 
 
 def _int_seed(deal: Mapping[str, Any]) -> dict[str, Any]:
@@ -473,9 +571,10 @@ def result_json(result: HandResult) -> dict[str, Any]:
 
 
 def _seen_json(seen: Seen) -> dict[str, Any]:
-    if seen.action is None:
-        return {"seat": seen.seat, "action": "discard", "count": seen.count}
-    return {"seat": seen.seat, "action": str(seen.action)}
+    seat, action, count = seen
+    if action is None:
+        return {"seat": seat, "action": "discard", "count": count}
+    return {"seat": seat, "action": str(action)}
 
 
 def observation_json(observation: Observation) -> dict[str, Any]:

@@ -84,6 +84,9 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
                         help="write the campaign as JSON (every hand's outcomes, the first disagreement)")
     parser.add_argument("--no-batch", action="store_true",
                         help="talk to the engine step by step even if it declares the batch capability")
+    parser.add_argument("--no-playout", action="store_true",
+                        help="play every hand step by step, with probes (default: three hands in four are played "
+                             "by the reference in one batch, without probes: about three times faster)")
     parser.add_argument("--isolate", action="store_true",
                         help="copy an in-process engine's messages through JSON (as the runner does) instead "
                              "of comparing its answers as they are")
@@ -138,6 +141,7 @@ def config_from_args(args: argparse.Namespace) -> FuzzConfig:
         shard=shard,
         report=args.report,
         batch=False if args.no_batch else None,
+        playout=not args.no_playout,
         direct=not args.isolate,
         states=args.states,
         game=args.game,

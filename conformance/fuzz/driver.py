@@ -51,6 +51,9 @@ or, one time in four, only the four suited 1s."""
 
 FIVE_TIGERS = ("Sup1", "Gon1", "Zok1", "Sin1", "WanSin")
 MAX_STEPS = 400
+PROBE_HANDS = 4
+PATTERN_PROBE_PERCENT = 60
+"""With playout on, one hand in this many is played step by step with probes; the others in one batch."""
 VERBS_ALONE = ("call", "pass", "claim", "continue", "tigers", "decline")
 
 
@@ -92,6 +95,7 @@ class Lockstep:
         setup_kinds: tuple[str, ...] = SETUP_KINDS,
         batch: bool | None = None,
         states: str = "every",
+        playout: bool = False,
     ) -> None:
         self.reference = reference
         self.candidate = candidate
@@ -106,6 +110,7 @@ class Lockstep:
         self.states = states
         self.batch = ("batch" in candidate.capabilities) if batch is None else batch
         self.probe_percent = probe_percent
+        self.playout = playout and reference.playout
         self.setup_kinds = setup_kinds
         self.requests = 0
         self._kinds: dict[str, str] = {}
@@ -186,13 +191,72 @@ class Lockstep:
     # ------------------------------------------------------------------ one hand
 
     def play(self, chooser: Chooser) -> HandOutcome:
+        mode = self.draw_mode(chooser)
         kind, setup = self.draw_setup(chooser)
-        return self.play_setup(kind, setup, chooser)
+        return self.play_setup(kind, setup, chooser, mode)
 
-    def play_setup(self, kind: str, setup: dict[str, Any], chooser: Chooser) -> HandOutcome:
+    def draw_mode(self, chooser: Chooser) -> str:
+        """``steps`` (the reference asked at every step; probes) or ``playout`` (the reference plays the
+        whole hand in one ``batch``; no probes). With playout on, one hand in :data:`PROBE_HANDS` probes."""
+        if not self.playout:
+            return "steps"
+        if not self.probe_percent:
+            return "playout"
+        return "steps" if chooser.below(PROBE_HANDS) == 0 else "playout"
+
+    def play_setup(self, kind: str, setup: dict[str, Any], chooser: Chooser, mode: str = "steps") -> HandOutcome:
         trace = Trace(dict(self.options), setup, kind)
+        if mode == "playout":
+            return self._play_playout(trace, chooser)
         try:
             return self._play(trace, chooser)
+        except _Failed as failed:
+            return HandOutcome(failed.failure.trace, len(failed.failure.trace.steps), failure=failed.failure)
+
+    def _play_playout(self, trace: Trace, chooser: Chooser) -> HandOutcome:
+        """The reference plays the hand in one ``batch`` with ``playout`` (its random player continues the
+        chooser's remaining choices); the candidate answers the same steps. A hand that disagrees or fails
+        is played again step by step, so that what is reported has the reference's every state."""
+        given, seed = chooser.handoff()
+        message = self._start_message(trace.setup, False)
+        playout: Message = {"choices": given}
+        if seed is not None:
+            playout["seed"] = str(seed)
+        message.update(cmd="batch", steps=[], playout=playout, observe=self.observe_mode, state=self.states)
+        answer = self._ref(message)
+        if not answer.get("ok") or not answer["start"].get("ok"):
+            raise FuzzerError(f"the reference refused its own playout of {trace.setup}: {answer}")
+        chooser.extend(answer["choices"])
+        entries = answer["steps"]
+        trace.steps = [Step(e["step"]["seat"], e["step"]["action"]) for e in entries[1:]]
+        # with `state: last`, only the last entry has a state; the others are never compared
+        script = [_Record(e.get("act"), e.get("state") or {}, e.get("observations")) for e in entries]
+        outcomes = self.reference.outcomes([])
+        try:
+            found = self._candidate_batch(trace, script) if self.batch else self._candidate_steps(trace, script)
+        except _Failed as failed:
+            again = self._replay_steps(trace)
+            # the replay stands if it found something, unless it could not even start a hand (an in-process
+            # engine still stuck in the request that hung, say): then the failure is the playout's own
+            if again is not None and (again.disagreement is not None or (
+                    again.failure is not None and again.failure.request.get("cmd") != "start")):
+                again.outcomes = outcomes
+                return again
+            return HandOutcome(failed.failure.trace, len(failed.failure.trace.steps), failure=failed.failure,
+                               outcomes=outcomes)
+        if found is not None:
+            again = self._replay_steps(trace)
+            if again is not None and again.disagreement is not None:
+                again.outcomes = outcomes
+                return again
+            return HandOutcome(found.trace, len(found.trace.steps), found, outcomes=outcomes)
+        return HandOutcome(trace, len(trace.steps), result=script[-1].state["result"], outcomes=outcomes)
+
+    def _replay_steps(self, trace: Trace) -> HandOutcome | None:
+        """The steps of ``trace`` played again step by step (the full report of a playout hand's finding)."""
+        replay = Trace(trace.options, trace.setup, trace.setup_kind)
+        try:
+            return self._play(replay, None, given=list(trace.steps))
         except _Failed as failed:
             return HandOutcome(failed.failure.trace, len(failed.failure.trace.steps), failure=failed.failure)
 
@@ -202,7 +266,7 @@ class Lockstep:
             message["options"] = dict(self.options)
         return message
 
-    def _play(self, trace: Trace, chooser: Chooser) -> HandOutcome:
+    def _play(self, trace: Trace, chooser: Chooser | None, given: list[Step] | None = None) -> HandOutcome:
         # The reference plays the whole hand first (its legal actions drive every choice);
         # then the candidate answers the same requests, one by one or in one `batch`.
         ref_start = self._ref(self._start_message(trace.setup, False))
@@ -215,18 +279,25 @@ class Lockstep:
         for _ in range(MAX_STEPS * (GAME_DEALS if trace.setup_kind == GAME_KIND else 1)):
             if ref_state["to_act"] is None:
                 break
-            if self.probe_percent and chooser.below(100) >= 100 - self.probe_percent:
-                probe = self._probe(ref_state, chooser)
-                if probe is not None:
-                    seat, action = probe
-                    ref_answer = self._ref({"cmd": "act", "seat": seat, "action": action})
-                    if ref_answer.get("ok"):
-                        raise FuzzerError(f"the probe {action!r} by seat {seat} was legal for the reference")
-                    error = ref_answer["error"]
-                    trace.steps.append(Step(seat, action, "reject", error["kind"], error.get("rule")))
-                    script.append(_Record(ref_answer, ref_state, script[-1].observations))  # unchanged
-                    continue
-            seat, action = self._pick(ref_state, chooser)
+            if given is not None:
+                if not given:
+                    break
+                step = given.pop(0)
+                seat, action = step.seat, step.action
+            else:
+                assert chooser is not None  # only a replay of given steps has no chooser
+                if self.probe_percent and chooser.below(100) >= 100 - self._probe_rate(ref_state):
+                    probe = self._probe(ref_state, chooser)
+                    if probe is not None:
+                        seat, action = probe
+                        ref_answer = self._ref({"cmd": "act", "seat": seat, "action": action})
+                        if ref_answer.get("ok"):
+                            raise FuzzerError(f"the probe {action!r} by seat {seat} was legal for the reference")
+                        error = ref_answer["error"]
+                        trace.steps.append(Step(seat, action, "reject", error["kind"], error.get("rule")))
+                        script.append(_Record(ref_answer, ref_state, script[-1].observations))  # unchanged
+                        continue
+                seat, action = self._pick(ref_state, chooser)
             ref_answer = self._ref({"cmd": "act", "seat": seat, "action": action})
             if not ref_answer.get("ok"):
                 raise FuzzerError(f"the reference refused its own legal action {action!r} by seat {seat}: {ref_answer}")
@@ -242,6 +313,14 @@ class Lockstep:
         if found is not None:
             return HandOutcome(found.trace, len(found.trace.steps), found, outcomes=outcomes)
         return HandOutcome(trace, len(trace.steps), result=ref_state["result"], outcomes=outcomes)
+
+    def _probe_rate(self, state: Message) -> int:
+        """Percent of steps that probe: ``probe_percent``; at least :data:`PATTERN_PROBE_PERCENT` while a
+        Run or a Set is on the table, where the rare refusals are (a Run or Set that does not beat it)."""
+        plays = (state.get("round") or {}).get("plays") or []
+        if plays and len(plays[0]["action"].split()) > 2:
+            return max(self.probe_percent, PATTERN_PROBE_PERCENT)
+        return self.probe_percent
 
     def _ref_observations(self) -> list[Message]:
         return [self._ref({"cmd": "observe", "seat": seat}) for seat in range(4)]
@@ -432,6 +511,8 @@ class Lockstep:
         plays = (state.get("round") or {}).get("plays") or []
         if kind != 6 and plays and len(plays[0]["action"].split()) > 2 and chooser.below(4):
             kind = 6  # a Run or a Set on the table: mostly, try one of the same kind that does not beat it
+        elif kind != 6 and not plays and state["phase"] == "playing" and chooser.below(2):
+            kind = 6  # a lead: half the time, an Elder the lead rules may forbid (ELD-4, ELD-5)
         seat = to_act
         if kind == 0:  # the wrong seat, the Dreamer included, tries a legal-looking action
             seat = (to_act + 1 + chooser.below(3)) % 4

@@ -39,8 +39,16 @@ class Reference:
             factory = Session
         self.factory = factory
         self.session = factory()
-        hello = self.session.handle({"cmd": "hello", "protocol": 1})
+        # Protocol 2 for its capabilities (`playout` among them); a reference speaking only 1 answers that.
+        hello = self.session.handle({"cmd": "hello", "protocol": 2})
+        if not hello.get("ok"):
+            hello = self.session.handle({"cmd": "hello", "protocol": 1})
         self.info: Message = hello
+
+    @property
+    def playout(self) -> bool:
+        """Whether the reference plays random hands itself (``batch`` with ``playout``): the fast path."""
+        return "playout" in (self.info.get("capabilities") or ())
 
     def handle(self, message: Message) -> Message:
         answer: Message = self.session.handle(message)

@@ -75,6 +75,12 @@ class RecordingChooser:
         self.choices.append(value)
         return value
 
+    def handoff(self) -> tuple[list[int], int | None]:
+        return self.prefix[len(self.choices):], None if self.rng is None else self.rng.getrandbits(64)
+
+    def extend(self, choices: list[int]) -> None:
+        self.choices.extend(choices)
+
 
 @dataclass
 class _Entry:
@@ -123,10 +129,26 @@ class Lane:
                 weight = 1.0
         return weight
 
+    def _frontier(self, entry: _Entry) -> bool:
+        """Whether the entry reached an outcome whose next of family (``score:11`` → ``score:12``) is an unmet goal."""
+        for outcome in entry.outcomes:
+            family, sep, number = outcome.rpartition(":")
+            if sep and number.isdigit():
+                after = f"{family}:{int(number) + 1}"
+                if after in self.goals and not self.counts[after]:
+                    return True
+        return False
+
     def _mutate(self, entry: _Entry) -> list[int]:
         """A new choice prefix from a kept hand: cut it anywhere after the setup, cut it late,
-        or change one to three late choices and keep the rest (the hand mostly replays)."""
+        or change one to three late choices and keep the rest (the hand mostly replays). A hand one step
+        from an unmet goal (an 11-trick claim, say) is, half the time, replayed with its last choice turned
+        to the next option (the claim declined: the hand goes on, and may end one higher)."""
         rng, choices = self.rng, entry.choices
+        if len(choices) > entry.setup_len and rng.randrange(2) and self._frontier(entry):
+            # turn one choice, the last or any, to the next option, and replay the rest
+            at = len(choices) - 1 if rng.randrange(2) else rng.randrange(entry.setup_len, len(choices))
+            return [*choices[:at], choices[at] + 1, *choices[at + 1:]]
         op = rng.randrange(4)
         if op == 0 or len(choices) <= entry.setup_len:
             return choices[:rng.randint(entry.setup_len, len(choices))]
@@ -149,9 +171,10 @@ class Lane:
             entry = rng.choices(self.pool, weights)[0]
             prefix = self._mutate(entry)
         chooser = RecordingChooser(prefix, random.Random(rng.getrandbits(64)))
+        mode = lockstep.draw_mode(chooser)
         kind, setup = lockstep.draw_setup(chooser)
         setup_len = len(chooser.choices)
-        outcome = lockstep.play_setup(kind, setup, chooser)
+        outcome = lockstep.play_setup(kind, setup, chooser, mode)
         if outcome.clean:
             fresh = [o for o in outcome.outcomes if self.counts[o] < RARE]
             self.counts.update(outcome.outcomes)

@@ -14,7 +14,8 @@ from typing import Any
 
 from .guided import Campaign, HandRecord, LaneResult, combine
 
-SAME = ("engine", "seed", "hands", "lanes", "options", "observe", "probe_percent", "setup_kinds", "classes")
+SAME = ("engine", "seed", "hands", "lanes", "options", "observe", "probe_percent", "playout", "setup_kinds",
+        "classes")
 """What the shards of one campaign have in common."""
 
 

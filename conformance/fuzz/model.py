@@ -35,6 +35,13 @@ class Chooser(Protocol):
     def seed(self) -> int:
         """A 64-bit integer."""
 
+    def handoff(self) -> tuple[list[int], int | None]:
+        """For a playout: the choices still to replay, and the seed of the random ones after them
+        (``None``: every later choice is 0). The reference's random player makes them."""
+
+    def extend(self, choices: list[int]) -> None:
+        """Record the choices the reference's random player made (as if drawn here)."""
+
 
 class RandomChooser:
     """Choices from :class:`random.Random` (no shrinking; for benchmarks and replay)."""
@@ -47,6 +54,12 @@ class RandomChooser:
 
     def seed(self) -> int:
         return self.rng.getrandbits(64)
+
+    def handoff(self) -> tuple[list[int], int | None]:
+        return [], self.rng.getrandbits(64)
+
+    def extend(self, choices: list[int]) -> None:
+        pass
 
 
 class ListChooser:
@@ -66,6 +79,12 @@ class ListChooser:
 
     def seed(self) -> int:
         return self._next()
+
+    def handoff(self) -> tuple[list[int], int | None]:
+        return self.choices[self.i:], None
+
+    def extend(self, choices: list[int]) -> None:
+        self.i += len(choices)
 
 
 @dataclass(frozen=True)

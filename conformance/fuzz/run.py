@@ -72,6 +72,7 @@ class FuzzConfig:
     report: Path | None = None  # write the JSON report here
     game: bool = False  # whole four-hand games instead of single hands
     states: str = "every"  # compare `state` after every step, or at the end of each hand only (faster)
+    playout: bool = True  # guided search: the reference plays 3 hands in 4 in one `batch` with `playout`
 
 
 @dataclass
@@ -202,6 +203,7 @@ def campaign_json(engine: str, config: FuzzConfig, options: Mapping[str, str], o
         "options": dict(options),
         "observe": observe,
         "probe_percent": config.probe_percent,
+        "playout": config.playout,
         "setup_kinds": list(config.setup_kinds),
         "classes": classes,
         "lane_results": [{
@@ -270,7 +272,7 @@ def fuzz(config: FuzzConfig, progress: Callable[[SearchResult], None] | None = N
             kinds = (GAME_KIND,) if config.game else config.setup_kinds
             return Lockstep(ref, cand, options, send_options=send, observe=observe_mode,
                             probe_percent=config.probe_percent, setup_kinds=kinds, batch=batch,
-                            states=config.states)
+                            states=config.states, playout=config.playout and config.search == "guided")
 
         lockstep = lockstep_for(reference, candidate)
         lanes: list[LaneResult] = []

@@ -53,6 +53,12 @@ class HypothesisChooser:
             strategy = self._cache[-1] = st.integers(0, _UINT64)
         return int(self.draw(strategy))
 
+    def handoff(self) -> tuple[list[int], int | None]:
+        return [], self.seed()  # a playout shrinks only as far as its seed
+
+    def extend(self, choices: list[int]) -> None:
+        pass
+
 
 class _Found(Exception):
     """Raised inside the Hypothesis test to mark a disagreement."""

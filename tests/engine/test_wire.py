@@ -91,7 +91,7 @@ def test_hello(s: Checked) -> None:
     assert r["options"] == DEFAULT_PROFILE.options()
     assert r["configurable"] is True
     assert set(r["capabilities"]) == {"hands", "deck", "seed", "game", "observe", "pattern", "count", "divide",
-                                      "batch"}
+                                      "batch", "playout"}
 
 
 def test_hello_speaks_protocol_1_to_a_protocol_1_runner(s: Checked) -> None:

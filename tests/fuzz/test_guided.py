@@ -156,6 +156,99 @@ def test_batch_and_step_by_step_find_the_same_disagreement() -> None:
     assert (a.where, a.fields, a.trace.as_json()) == (b.where, b.fields, b.trace.as_json())
 
 
+# ------------------------------------------------------------------ playout
+
+
+def one_by_one(setup: dict[str, Any], steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each step's answers when the same requests are sent alone: act, state, the four observations."""
+    session = Session()
+    assert session.handle({"cmd": "start", "setup": setup})["ok"]
+    answers: list[dict[str, Any]] = []
+    for step in [None, *steps]:
+        entry: dict[str, Any] = {} if step is None else {"act": session.handle({"cmd": "act", **step}), "step": step}
+        entry["state"] = session.handle({"cmd": "state"})
+        entry["observations"] = [session.handle({"cmd": "observe", "seat": s}) for s in range(4)]
+        answers.append(entry)
+    return answers
+
+
+@pytest.mark.parametrize("setup", [{"dealer": 2, "seed": "11"}, {"dealer": 0, "seed": "12"},
+                                   {"game": {"first_dealer": 3, "deals": [{"seed": str(i)} for i in range(16)]}}])
+def test_a_playout_takes_legal_actions_to_the_end_and_answers_as_one_by_one_requests(setup: dict[str, Any]) -> None:
+    given = [{"seat": 2 if "dealer" in setup else 3, "action": "pass"}]
+    answer = Session().handle({"cmd": "batch", "setup": setup, "steps": given, "playout": {"seed": "5"},
+                               "observe": "every"})
+    assert answer["ok"] and answer["start"] == {"ok": True}
+    taken = [e["step"] for e in answer["steps"][2:]]
+    assert "step" not in answer["steps"][1] and len(taken) > 1  # the given step, then the player's own
+    expected = one_by_one(setup, given + taken)
+    for entry in expected[1:2]:
+        del entry["step"]
+    assert answer["steps"] == expected  # every act accepted, every state and observation as asked alone
+    assert expected[-1]["state"]["to_act"] is None  # played to the end (of the game: game-over)
+    assert expected[-1]["state"]["phase"] == ("game-over" if "game" in setup else "ended")
+    # the draws it reports replay the same actions with no seed; with no seed and no choices, draws are 0
+    again = Session().handle({"cmd": "batch", "setup": setup, "steps": given, "state": "last",
+                              "playout": {"choices": answer["choices"]}})
+    assert [e["step"] for e in again["steps"][2:]] == taken and again["choices"] == answer["choices"]
+    zeros = Session().handle({"cmd": "batch", "setup": setup, "steps": [], "playout": {}, "state": "last"})
+    assert set(zeros["choices"]) == {0} and "state" not in zeros["steps"][1]
+
+
+def test_a_playout_draws_as_the_protocol_defines() -> None:
+    # The first draw is over the Dealer's two legal actions (call, pass: in that order): choice 3 is 3 mod 2.
+    answer = Session().handle({"cmd": "batch", "setup": {"dealer": 1, "seed": "4"}, "steps": [],
+                               "playout": {"choices": [3, 0]}, "state": "last"})
+    assert answer["steps"][1]["step"] == {"seat": 1, "action": "pass"} and answer["choices"][:2] == [1, 0]
+    assert answer["steps"][2]["step"] == {"seat": 2, "action": "call"}
+
+
+@pytest.mark.parametrize("playout", [[], {"seed": -1}, {"seed": "1", "rounds": 3}, {"choices": [-1]},
+                                     {"choices": "0 1"}])
+def test_a_malformed_playout_is_refused_as_malformed(playout: Any) -> None:
+    session = Session()
+    answer = session.handle({"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}, "steps": [], "playout": playout})
+    assert answer["ok"] is False and answer["error"]["kind"] == "malformed" and "playout" in answer["error"]["message"]
+    assert session.hand is None  # refused before anything started
+
+
+def test_a_batch_field_the_protocol_does_not_define_is_refused() -> None:
+    answer = Session().handle({"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}, "steps": [], "policy": "x"})
+    assert answer["ok"] is False and answer["error"]["kind"] == "malformed" and "'policy'" in answer["error"]["message"]
+
+
+def test_playout_hands_find_what_step_by_step_hands_find_and_report_it_step_by_step() -> None:
+    m = catalogue.get("clockwise")
+    # no probes: every hand is a playout hand
+    report = fuzz(FuzzConfig(engine=m.factory, label="m", hands=30, seed=0, out=None, shrink=False,
+                             states="last", observe="last", probe_percent=0))
+    d = report.disagreement
+    assert d is not None, report.format()
+    # reported from the step-by-step replay: the reference's state before the last step and the dealt hands
+    assert d.before is not None and d.before.get("ok") and d.trace.hands is not None
+    slow = fuzz(FuzzConfig(engine=m.factory, label="m", hands=30, seed=0, out=None, shrink=False,
+                           states="last", observe="last", playout=False))
+    assert slow.disagreement is not None and slow.hands_to_first_disagreement is not None
+
+
+def test_three_hands_in_four_are_played_out_by_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    from conformance.fuzz.driver import Lockstep
+
+    modes: list[str] = []
+    draw = Lockstep.draw_mode
+
+    def spy(self: Lockstep, chooser: Any) -> str:
+        modes.append(draw(self, chooser))
+        return modes[-1]
+
+    monkeypatch.setattr(Lockstep, "draw_mode", spy)
+    assert fuzz(FuzzConfig(engine="reference", hands=200, seed=0, out=None, observe="last")).ok
+    assert 100 < modes.count("playout") < 190 and modes.count("steps") == 200 - modes.count("playout")
+    modes.clear()
+    assert fuzz(FuzzConfig(engine="reference", hands=20, seed=0, out=None, playout=False)).ok
+    assert modes == ["steps"] * 20
+
+
 # ------------------------------------------------------------------ coverage
 
 
