@@ -196,33 +196,40 @@ class Lockstep:
         return self.play_setup(kind, setup, chooser, mode)
 
     def draw_mode(self, chooser: Chooser) -> str:
-        """``steps`` (the reference asked at every step; probes) or ``playout`` (the reference plays the
-        whole hand in one ``batch``; no probes). With playout on, one hand in :data:`PROBE_HANDS` probes."""
+        """How the hand is played: ``steps`` (the reference is asked at every step, as Hypothesis needs);
+        with playout on, ``playout`` (the reference plays the whole hand in one ``batch``) or, one hand in
+        :data:`PROBE_HANDS`, ``probes`` (a playout, then probes drawn from its states)."""
         if not self.playout:
             return "steps"
         if not self.probe_percent:
             return "playout"
-        return "steps" if chooser.below(PROBE_HANDS) == 0 else "playout"
+        return "probes" if chooser.below(PROBE_HANDS) == 0 else "playout"
 
     def play_setup(self, kind: str, setup: dict[str, Any], chooser: Chooser, mode: str = "steps") -> HandOutcome:
         trace = Trace(dict(self.options), setup, kind)
-        if mode == "playout":
-            return self._play_playout(trace, chooser)
+        if mode in ("playout", "probes"):
+            return self._play_playout(trace, chooser, probing=mode == "probes")
         try:
             return self._play(trace, chooser)
         except _Failed as failed:
             return HandOutcome(failed.failure.trace, len(failed.failure.trace.steps), failure=failed.failure)
 
-    def _play_playout(self, trace: Trace, chooser: Chooser) -> HandOutcome:
+    def _play_playout(self, trace: Trace, chooser: Chooser, probing: bool = False) -> HandOutcome:
         """The reference plays the hand in one ``batch`` with ``playout`` (its random player continues the
-        chooser's remaining choices); the candidate answers the same steps. A hand that disagrees or fails
-        is played again step by step, so that what is reported has the reference's every state."""
+        chooser's remaining choices); the candidate answers the same steps.
+
+        ``probing``: the playout returns every state; probes are drawn from them (as step by step) and put
+        before the actions they were drawn at, and a second ``batch`` gives the reference's answer to each.
+        A hand that disagrees or fails is played again step by step, so that what is reported has the
+        reference's every state.
+        """
         given, seed = chooser.handoff()
         message = self._start_message(trace.setup, False)
         playout: Message = {"choices": given}
         if seed is not None:
             playout["seed"] = str(seed)
-        message.update(cmd="batch", steps=[], playout=playout, observe=self.observe_mode, state=self.states)
+        message.update(cmd="batch", steps=[], playout=playout, observe=self.observe_mode,
+                       state="every" if probing else self.states)
         answer = self._ref(message)
         if not answer.get("ok") or not answer["start"].get("ok"):
             raise FuzzerError(f"the reference refused its own playout of {trace.setup}: {answer}")
@@ -231,7 +238,9 @@ class Lockstep:
         trace.steps = [Step(e["step"]["seat"], e["step"]["action"]) for e in entries[1:]]
         # with `state: last`, only the last entry has a state; the others are never compared
         script = [_Record(e.get("act"), e.get("state") or {}, e.get("observations")) for e in entries]
-        outcomes = self.reference.outcomes([])
+        if probing:
+            self._insert_probes(trace, script, chooser)
+        outcomes = self.reference.outcomes([s.rule for s in trace.steps if s.kind == "reject"])
         try:
             found = self._candidate_batch(trace, script) if self.batch else self._candidate_steps(trace, script)
         except _Failed as failed:
@@ -251,6 +260,40 @@ class Lockstep:
                 return again
             return HandOutcome(found.trace, len(found.trace.steps), found, outcomes=outcomes)
         return HandOutcome(trace, len(trace.steps), result=script[-1].state["result"], outcomes=outcomes)
+
+    def _insert_probes(self, trace: Trace, script: list[_Record], chooser: Chooser) -> None:
+        """Draw probes from the playout's states (each before the action taken in that state), ask the
+        reference to answer them in one more ``batch``, and put them in ``trace`` and ``script``."""
+        steps: list[Step] = []
+        records = [script[0]]
+        for k, step in enumerate(trace.steps):
+            before = script[k]
+            if chooser.below(100) >= 100 - self._probe_rate(before.state):
+                probe = self._probe(before.state, chooser)
+                if probe is not None:
+                    steps.append(Step(probe[0], probe[1], "reject"))
+                    records.append(_Record(None, before.state, before.observations))  # a refusal changes nothing
+            steps.append(step)
+            records.append(script[k + 1])
+        if len(steps) == len(trace.steps):
+            return
+        message = self._start_message(trace.setup, False)
+        message.update(cmd="batch", steps=[{"seat": s.seat, "action": s.action} for s in steps], state="last")
+        answer = self._ref(message)
+        acts = [e.get("act") for e in answer.get("steps", [])[1:]]
+        if len(acts) != len(steps):
+            raise FuzzerError(f"the reference's batch answer has {len(acts)} steps for {len(steps)}: {answer}")
+        for i, (step, act) in enumerate(zip(steps, acts)):
+            if step.kind == "reject":
+                if act.get("ok"):
+                    raise FuzzerError(f"the probe {step.action!r} by seat {step.seat} was legal for the reference")
+                error = act["error"]
+                steps[i] = Step(step.seat, step.action, "reject", error["kind"], error.get("rule"))
+                records[i + 1] = _Record(act, records[i + 1].state, records[i + 1].observations)
+            elif not act.get("ok"):
+                raise FuzzerError(f"the reference refused its own action {step.action!r} after a probe: {act}")
+        trace.steps[:] = steps
+        script[:] = records
 
     def _replay_steps(self, trace: Trace) -> HandOutcome | None:
         """The steps of ``trace`` played again step by step (the full report of a playout hand's finding)."""
@@ -284,6 +327,13 @@ class Lockstep:
                     break
                 step = given.pop(0)
                 seat, action = step.seat, step.action
+                if step.kind == "reject":
+                    ref_answer = self._ref({"cmd": "act", "seat": seat, "action": action})
+                    if ref_answer.get("ok"):
+                        raise FuzzerError(f"the probe {action!r} by seat {seat} was legal for the reference")
+                    trace.steps.append(step)
+                    script.append(_Record(ref_answer, ref_state, script[-1].observations))  # unchanged
+                    continue
             else:
                 assert chooser is not None  # only a replay of given steps has no chooser
                 if self.probe_percent and chooser.below(100) >= 100 - self._probe_rate(ref_state):

@@ -231,19 +231,35 @@ def test_playout_hands_find_what_step_by_step_hands_find_and_report_it_step_by_s
     assert slow.disagreement is not None and slow.hands_to_first_disagreement is not None
 
 
-def test_three_hands_in_four_are_played_out_by_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_reference_plays_every_guided_hand_in_one_request_and_probes_in_one_more(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     from conformance.fuzz.driver import Lockstep
+    from conformance.fuzz.endpoints import Reference
 
     modes: list[str] = []
-    draw = Lockstep.draw_mode
+    asked: list[str] = []
+    draw, handle = Lockstep.draw_mode, Reference.handle
 
-    def spy(self: Lockstep, chooser: Any) -> str:
+    def spy_mode(self: Lockstep, chooser: Any) -> str:
         modes.append(draw(self, chooser))
         return modes[-1]
 
-    monkeypatch.setattr(Lockstep, "draw_mode", spy)
-    assert fuzz(FuzzConfig(engine="reference", hands=200, seed=0, out=None, observe="last")).ok
-    assert 100 < modes.count("playout") < 190 and modes.count("steps") == 200 - modes.count("playout")
+    def spy_handle(self: Reference, message: dict[str, Any]) -> dict[str, Any]:
+        asked.append(message["cmd"] + ("+playout" if "playout" in message else ""))
+        return handle(self, message)
+
+    monkeypatch.setattr(Lockstep, "draw_mode", spy_mode)
+    monkeypatch.setattr(Reference, "handle", spy_handle)
+    report = fuzz(FuzzConfig(engine="reference", hands=200, seed=0, out=None, observe="last"))
+    assert report.ok
+    # one hand in four probes (drawn: about 50), the others are plain playouts
+    assert 25 < modes.count("probes") < 80 and modes.count("playout") == 200 - modes.count("probes")
+    # every hand is one playout request; a probing hand one more batch (when it drew a probe); no step requests
+    assert asked.count("batch+playout") == 200
+    assert 0 < asked.count("batch") <= modes.count("probes")
+    assert asked.count("start") == 1  # the options checked once, before the campaign
+    assert set(asked) <= {"batch+playout", "batch", "pattern", "start"}, set(asked)
+    assert report.coverage and any(k.startswith("refusal:") for k in report.coverage)  # probes were answered
     modes.clear()
     assert fuzz(FuzzConfig(engine="reference", hands=20, seed=0, out=None, playout=False)).ok
     assert modes == ["steps"] * 20
