@@ -49,6 +49,22 @@ def engine_hands_per_second(hands: int = 2000) -> float:
     return hands / (time.perf_counter() - start)
 
 
+def observation_seconds(hands: int = 300) -> float:
+    """Seconds the reference takes to answer ``observe`` for the four seats at the end of a hand."""
+    from reference_engine.wire import Session
+
+    session = Session()
+    total = 0.0
+    for i in range(hands):
+        session.handle({"cmd": "batch", "setup": {"dealer": i % 4, "seed": str(i)}, "steps": [],
+                        "playout": {"seed": str(i)}, "state": "last"})
+        start = time.perf_counter()
+        for seat in range(4):
+            session.handle({"cmd": "observe", "seat": seat})
+        total += time.perf_counter() - start
+    return total / hands
+
+
 def campaign_rate(engine: object, hands: int, repeat: int, **kw: object) -> tuple[float, float]:
     """(hands/s of the campaign, engine hands/s measured right after), the best of ``repeat``."""
     best = (0.0, 0.0)
@@ -78,6 +94,11 @@ def main(argv: list[str] | None = None) -> None:
         for states, observe in (("every", "every"), ("every", "last"), ("last", "last"), ("last", "none")):
             rate, alone = campaign_rate(engine, args.hands, args.repeat, states=states, observe=observe)
             print(f"   {name:12} {states:7} {observe:8} {rate:9,.0f} {alone:13,.0f} {rate / alone:7.1%}", flush=True)
+    alone = engine_hands_per_second(1000)
+    observing = observation_seconds()
+    print(f"   bound: a differential plays every hand on two engines, so at most {alone / 2:,.0f} hands/s with "
+          f"nothing compared;\n   with the four observations at the end on each side ({observing * 1e6:.0f} us "
+          f"each side), at most {1 / (2 / alone + 2 * observing):,.0f} hands/s, before any fuzzer work")
 
     print("\n2. --jobs 2 against --jobs 1 (target: >= 1.8x on 2 cores)")
     times = {}
