@@ -52,8 +52,9 @@ or, one time in four, only the four suited 1s."""
 FIVE_TIGERS = ("Sup1", "Gon1", "Zok1", "Sin1", "WanSin")
 MAX_STEPS = 400
 PROBE_HANDS = 4
+"""With playout on, one hand in this many probes (a playout, then probes drawn from its states)."""
 PATTERN_PROBE_PERCENT = 60
-"""With playout on, one hand in this many is played step by step with probes; the others in one batch."""
+"""The least share of steps that probe while a Run or a Set is on the table (see ``_probe_rate``)."""
 VERBS_ALONE = ("call", "pass", "claim", "continue", "tigers", "decline")
 
 
@@ -268,11 +269,10 @@ class Lockstep:
         records = [script[0]]
         for k, step in enumerate(trace.steps):
             before = script[k]
-            if chooser.below(100) >= 100 - self._probe_rate(before.state):
-                probe = self._probe(before.state, chooser)
-                if probe is not None:
-                    steps.append(Step(probe[0], probe[1], "reject"))
-                    records.append(_Record(None, before.state, before.observations))  # a refusal changes nothing
+            probe = self._maybe_probe(before.state, chooser)
+            if probe is not None:
+                steps.append(Step(probe[0], probe[1], "reject"))
+                records.append(_Record(None, before.state, before.observations))  # a refusal changes nothing
             steps.append(step)
             records.append(script[k + 1])
         if len(steps) == len(trace.steps):
@@ -283,12 +283,9 @@ class Lockstep:
         acts = [e.get("act") for e in answer.get("steps", [])[1:]]
         if len(acts) != len(steps):
             raise FuzzerError(f"the reference's batch answer has {len(acts)} steps for {len(steps)}: {answer}")
-        for i, (step, act) in enumerate(zip(steps, acts)):
+        for i, (step, act) in enumerate(zip(steps, acts, strict=True)):
             if step.kind == "reject":
-                if act.get("ok"):
-                    raise FuzzerError(f"the probe {step.action!r} by seat {step.seat} was legal for the reference")
-                error = act["error"]
-                steps[i] = Step(step.seat, step.action, "reject", error["kind"], error.get("rule"))
+                steps[i] = self._refused(step.seat, step.action, act)
                 records[i + 1] = _Record(act, records[i + 1].state, records[i + 1].observations)
             elif not act.get("ok"):
                 raise FuzzerError(f"the reference refused its own action {step.action!r} after a probe: {act}")
@@ -322,32 +319,24 @@ class Lockstep:
         for _ in range(MAX_STEPS * (GAME_DEALS if trace.setup_kind == GAME_KIND else 1)):
             if ref_state["to_act"] is None:
                 break
+            probe: tuple[int, str] | None = None
             if given is not None:
                 if not given:
                     break
                 step = given.pop(0)
                 seat, action = step.seat, step.action
                 if step.kind == "reject":
-                    ref_answer = self._ref({"cmd": "act", "seat": seat, "action": action})
-                    if ref_answer.get("ok"):
-                        raise FuzzerError(f"the probe {action!r} by seat {seat} was legal for the reference")
-                    trace.steps.append(step)
-                    script.append(_Record(ref_answer, ref_state, script[-1].observations))  # unchanged
-                    continue
+                    probe = seat, action
             else:
                 assert chooser is not None  # only a replay of given steps has no chooser
-                if self.probe_percent and chooser.below(100) >= 100 - self._probe_rate(ref_state):
-                    probe = self._probe(ref_state, chooser)
-                    if probe is not None:
-                        seat, action = probe
-                        ref_answer = self._ref({"cmd": "act", "seat": seat, "action": action})
-                        if ref_answer.get("ok"):
-                            raise FuzzerError(f"the probe {action!r} by seat {seat} was legal for the reference")
-                        error = ref_answer["error"]
-                        trace.steps.append(Step(seat, action, "reject", error["kind"], error.get("rule")))
-                        script.append(_Record(ref_answer, ref_state, script[-1].observations))  # unchanged
-                        continue
-                seat, action = self._pick(ref_state, chooser)
+                probe = self._maybe_probe(ref_state, chooser)
+                if probe is None:
+                    seat, action = self._pick(ref_state, chooser)
+            if probe is not None:
+                ref_answer = self._ref({"cmd": "act", "seat": probe[0], "action": probe[1]})
+                trace.steps.append(self._refused(probe[0], probe[1], ref_answer))
+                script.append(_Record(ref_answer, ref_state, script[-1].observations))  # unchanged
+                continue
             ref_answer = self._ref({"cmd": "act", "seat": seat, "action": action})
             if not ref_answer.get("ok"):
                 raise FuzzerError(f"the reference refused its own legal action {action!r} by seat {seat}: {ref_answer}")
@@ -363,6 +352,20 @@ class Lockstep:
         if found is not None:
             return HandOutcome(found.trace, len(found.trace.steps), found, outcomes=outcomes)
         return HandOutcome(trace, len(trace.steps), result=ref_state["result"], outcomes=outcomes)
+
+    def _maybe_probe(self, state: Message, chooser: Chooser) -> tuple[int, str] | None:
+        """A probe to try before the next action in ``state``, or None (no probe drawn, or none found)."""
+        if self.probe_percent and chooser.below(100) >= 100 - self._probe_rate(state):
+            return self._probe(state, chooser)
+        return None
+
+    @staticmethod
+    def _refused(seat: int, action: str, answer: Message) -> Step:
+        """The probe as a step, from the reference's answer to it (which must be a refusal)."""
+        if answer.get("ok"):
+            raise FuzzerError(f"the probe {action!r} by seat {seat} was legal for the reference")
+        error = answer["error"]
+        return Step(seat, action, "reject", error["kind"], error.get("rule"))
 
     def _probe_rate(self, state: Message) -> int:
         """Percent of steps that probe: ``probe_percent``; at least :data:`PATTERN_PROBE_PERCENT` while a
