@@ -134,11 +134,20 @@ class Engine:
             protocol=answer["protocol"], options=dict(answer["options"]),
             configurable=answer["configurable"], capabilities=capabilities, raw=answer)
 
+    def outgoing(self, message: dict[str, Any]) -> dict[str, Any]:
+        """``message`` with its setup's seeds as this engine's protocol sends them: integers under
+        protocol 1, decimal strings under 2 (only integer seeds are turned into strings: a seed that is
+        wrong on purpose is sent as it is)."""
+        if message.get("cmd") not in ("start", "batch") or "setup" not in message or self.info is None:
+            return message
+        if self.info.protocol == 1:
+            return {**message, "setup": with_seeds(message["setup"], int)}
+        return {**message, "setup": with_seeds(message["setup"], lambda s: str(s) if type(s) is int else s)}
+
     def _exchange(self, message: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
         cmd = message["cmd"]
         self.requests += 1
-        if cmd == "start" and self.info is not None and self.info.protocol == 1:
-            message = {**message, "setup": with_seeds(message["setup"], int)}  # protocol 1 sent integers
+        message = self.outgoing(message)
         answer = self.adapter.request(message)
         reason = schema_reason(self.schemas, cmd, answer, variant) if self.validate else None
         if reason is not None:

@@ -90,6 +90,20 @@ class Adapter(ABC):
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send ``message``, return the engine's answer (a JSON object)."""
 
+    def send(self, message: dict[str, Any]) -> None:
+        """Send ``message`` without waiting: :meth:`receive` returns its answer (one request at a time).
+
+        Lets a caller work while a subprocess engine answers. By default nothing goes out before
+        ``receive``: an in-process engine answers on the caller's thread in any case.
+        """
+        self._unsent = message
+
+    def receive(self) -> dict[str, Any]:
+        """The answer to the message :meth:`send` sent, as :meth:`request` returns it."""
+        message = self._unsent
+        del self._unsent
+        return self.request(message)
+
     @abstractmethod
     def close(self) -> None:
         """Stop the engine; safe to call more than once."""

@@ -46,6 +46,7 @@ class SubprocessAdapter(Adapter):
         self._wake_r = self._wake_w = -1
         self._flushed = threading.Event()
         self._stopping = threading.Event()
+        self._sent: tuple[Any, float | None] = (None, None)  # the cmd awaiting its answer, and its deadline
 
     @property
     def label(self) -> str:
@@ -160,6 +161,11 @@ class SubprocessAdapter(Adapter):
         return EngineCrashed(f"engine {how} {what}")
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        self.send(message)
+        return self.receive()
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Write the request line; the time allowed for its answer starts now."""
         proc = self._proc
         if proc is None or self._selector is None:
             raise EngineCrashed("engine not started")
@@ -180,14 +186,26 @@ class SubprocessAdapter(Adapter):
             proc.stdin.flush()
         except (BrokenPipeError, ConnectionResetError, OSError, ValueError):
             raise self._fail_exit(f"before {cmd!r} (its stdin is closed)") from None
-        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        self._sent = (cmd, None if self.timeout is None else time.monotonic() + self.timeout)
+
+    def receive(self) -> dict[str, Any]:
+        """Read the answer to the request :meth:`send` wrote."""
+        proc = self._proc
+        if proc is None or self._selector is None:
+            raise EngineCrashed("engine not started")
+        cmd, deadline = self._sent
         scanned = 0
         while self._buffer.find(b"\n", scanned) < 0:
             scanned = len(self._buffer)
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
-                self.kill()
-                raise EngineTimeout(f"no answer to {cmd!r} within {self.timeout:g} s")
+                # Time is up; an answer that came while the caller was busy still counts (read it once).
+                if self._ready(0):
+                    self._read_available()
+                if self._buffer.find(b"\n") < 0:
+                    self.kill()
+                    raise EngineTimeout(f"no answer to {cmd!r} within {self.timeout:g} s")
+                break
             wait = POLL_INTERVAL if remaining is None else min(remaining, POLL_INTERVAL)
             if not self._ready(wait):
                 if proc.poll() is not None and not self._ready(0):

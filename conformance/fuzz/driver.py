@@ -67,6 +67,17 @@ class _Record:
     observations: list[Message] | None
 
 
+@dataclass
+class Prepared:
+    """A playout hand the reference has played (its trace, its answers, its rule outcomes), waiting for the
+    candidate's answers; ``sent`` is the batch already sent to the candidate, and an error sending it."""
+
+    trace: Trace
+    script: list[_Record]
+    outcomes: frozenset[str]
+    sent: tuple[Message, AdapterError | None] | None = None
+
+
 def _short(value: Any, limit: int = 200) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[:limit] + "…"
@@ -122,9 +133,23 @@ class Lockstep:
         return self.reference.handle(message)
 
     def _cand(self, trace: Trace, message: Message, reference_state: Message | None = None) -> Message:
+        return self._cand_receive(trace, message, reference_state, self._cand_send(message))
+
+    def _cand_send(self, message: Message) -> AdapterError | None:
+        """Send ``message`` to the candidate; an error is kept for :meth:`_cand_receive` to report."""
         self.requests += 1
         try:
-            return self.candidate.call(message)
+            self.candidate.send(message)
+        except AdapterError as exc:
+            return exc
+        return None
+
+    def _cand_receive(self, trace: Trace, message: Message, reference_state: Message | None,
+                      sent_error: AdapterError | None = None) -> Message:
+        try:
+            if sent_error is not None:
+                raise sent_error
+            return self.candidate.receive(message)
         except AdapterError as exc:
             stderr = ""
             try:
@@ -207,22 +232,40 @@ class Lockstep:
         return "probes" if chooser.below(PROBE_HANDS) == 0 else "playout"
 
     def play_setup(self, kind: str, setup: dict[str, Any], chooser: Chooser, mode: str = "steps") -> HandOutcome:
+        prepared = self.prepare(kind, setup, chooser, mode)
+        self.send(prepared)
+        return self.finish(prepared)
+
+    def prepare(self, kind: str, setup: dict[str, Any], chooser: Chooser, mode: str = "steps") -> Prepared | HandOutcome:
+        """The reference's side of a hand: a :class:`Prepared` playout hand, or (mode ``steps``, where the
+        two engines are asked in turn) the whole hand's outcome."""
         trace = Trace(dict(self.options), setup, kind)
         if mode in ("playout", "probes"):
-            return self._play_playout(trace, chooser, probing=mode == "probes")
+            return self._prepare_playout(trace, chooser, probing=mode == "probes")
         try:
             return self._play(trace, chooser)
         except _Failed as failed:
             return HandOutcome(failed.failure.trace, len(failed.failure.trace.steps), failure=failed.failure)
 
-    def _play_playout(self, trace: Trace, chooser: Chooser, probing: bool = False) -> HandOutcome:
+    def send(self, prepared: Prepared | HandOutcome) -> None:
+        """Send a prepared hand's batch to a candidate that declares ``batch``; :meth:`finish` reads the
+        answer. Meanwhile the caller may prepare the next hand: a subprocess engine works on its own core."""
+        if isinstance(prepared, Prepared) and self.batch and prepared.sent is None:
+            message = self._batch_message(prepared.trace)
+            prepared.sent = (message, self._cand_send(message))
+
+    def finish(self, prepared: Prepared | HandOutcome) -> HandOutcome:
+        """The hand's outcome: the candidate's answers compared with the reference's."""
+        if isinstance(prepared, HandOutcome):
+            return prepared
+        return self._finish_playout(prepared)
+
+    def _prepare_playout(self, trace: Trace, chooser: Chooser, probing: bool = False) -> Prepared:
         """The reference plays the hand in one ``batch`` with ``playout`` (its random player continues the
-        chooser's remaining choices); the candidate answers the same steps.
+        chooser's remaining choices); the candidate will answer the same steps.
 
         ``probing``: the playout returns every state; probes are drawn from them (as step by step) and put
         before the actions they were drawn at, and a second ``batch`` gives the reference's answer to each.
-        A hand that disagrees or fails is played again step by step, so that what is reported has the
-        reference's every state.
         """
         given, seed = chooser.handoff()
         message = self._start_message(trace.setup, False)
@@ -241,9 +284,15 @@ class Lockstep:
         script = [_Record(e.get("act"), e.get("state") or {}, e.get("observations")) for e in entries]
         if probing:
             self._insert_probes(trace, script, chooser)
-        outcomes = self.reference.outcomes([s.rule for s in trace.steps if s.kind == "reject"])
+        return Prepared(trace, script, self.reference.outcomes([s.rule for s in trace.steps if s.kind == "reject"]))
+
+    def _finish_playout(self, prepared: Prepared) -> HandOutcome:
+        """Compare the candidate's answers to a prepared hand. A hand that disagrees or fails is played
+        again step by step, so that what is reported has the reference's every state."""
+        trace, script, outcomes = prepared.trace, prepared.script, prepared.outcomes
         try:
-            found = self._candidate_batch(trace, script) if self.batch else self._candidate_steps(trace, script)
+            found = (self._candidate_batch(trace, script, prepared.sent) if self.batch
+                     else self._candidate_steps(trace, script))
         except _Failed as failed:
             again = self._replay_steps(trace)
             # the replay stands if it found something, unless it could not even start a hand (an in-process
@@ -404,15 +453,23 @@ class Lockstep:
                 return found
         return None
 
-    def _candidate_batch(self, trace: Trace, script: list[_Record]) -> Disagreement | None:
+    def _batch_message(self, trace: Trace) -> Message:
         message = self._start_message(trace.setup, True)
         message["cmd"] = "batch"
         message["steps"] = [{"seat": s.seat, "action": s.action} for s in trace.steps]
         message["observe"] = self.observe_mode
         if self.states != "every":
             message["state"] = self.states
+        return message
+
+    def _candidate_batch(self, trace: Trace, script: list[_Record],
+                         sent: tuple[Message, AdapterError | None] | None = None) -> Disagreement | None:
+        """Compare the candidate's answer to the hand's batch (sent now, or already, as ``sent``)."""
+        message, sent_error = sent if sent is not None else (self._batch_message(trace), None)
         try:
-            answer = self._cand(trace, message, script[0].state)
+            if sent is None:
+                sent_error = self._cand_send(message)
+            answer = self._cand_receive(trace, message, script[0].state, sent_error)
         except _Failed as failed:
             # Crashed or hung somewhere in the hand: replay it step by step to find where.
             try:

@@ -164,6 +164,11 @@ class Candidate:
 
     def call(self, message: Message) -> Message:
         """One request; raises AdapterError on a crash, a hang or a bad answer."""
+        self.send(message)
+        return self.receive(message)
+
+    def send(self, message: Message) -> None:
+        """Send one request (its seeds as the engine's protocol version wants them) without waiting."""
         engine = self.engine
         if not (engine.adapter.alive and engine.info is not None):
             if engine.info is not None:
@@ -171,7 +176,16 @@ class Candidate:
             engine.ensure_started()
         try:
             engine.requests += 1
-            answer = engine.adapter.request(message)
+            engine.adapter.send(engine.outgoing(message))
+        except AdapterError:
+            engine.adapter.kill()
+            raise
+
+    def receive(self, message: Message) -> Message:
+        """The answer to ``message``, sent by :meth:`send`; raises AdapterError as :meth:`call` does."""
+        engine = self.engine
+        try:
+            answer = engine.adapter.receive()
         except AdapterError:
             engine.adapter.kill()
             raise

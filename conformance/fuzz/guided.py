@@ -18,6 +18,12 @@ process, and merged shard reports equal the whole campaign (:func:`merge`). The
 first disagreement is the one of the lowest hand index over all lanes; every
 lane stops at that index, so the counts do not depend on timing either.
 
+A lane's pool learns from the reference's outcomes only, so its hands never
+depend on the candidate's answers; that lets :func:`play_lanes` keep one hand
+in flight: a candidate that declares ``batch`` answers hand *i* while the
+reference prepares hand *i + 1* (a subprocess engine then works on a core of
+its own), with the same results as one hand at a time.
+
 A disagreement is shrunk by replaying the hand's recorded choices with parts
 deleted or lowered (the fewest actions, then the simplest choices), as
 Hypothesis shrinks, within a time budget.
@@ -34,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .driver import Lockstep
+from .driver import Lockstep, Prepared
 from .model import CandidateFailure, Disagreement, HandOutcome, Trace
 
 RARE = 3
@@ -162,7 +168,13 @@ class Lane:
             changed[max(entry.setup_len, len(choices) - 1 - rng.randrange(4))] = rng.randrange(1 << 16)
         return changed
 
-    def next_hand(self, lockstep: Lockstep) -> tuple[HandOutcome, list[int]]:
+    def prepare_hand(self, lockstep: Lockstep) -> tuple[Prepared | HandOutcome, list[int]]:
+        """The lane's next hand, played by the reference (:meth:`Lockstep.prepare`), and its choices.
+
+        The pool learns from the reference's outcomes alone, so a lane's hands never depend on the
+        candidate's answers (and the candidate may still be answering the previous hand). A hand played
+        step by step (no playout) is compared already; it is kept only if it was clean.
+        """
         rng = self.rng
         prefix: list[int] = []
         if self.pool and rng.randrange(100) < MUTATE_PERCENT:
@@ -174,13 +186,14 @@ class Lane:
         mode = lockstep.draw_mode(chooser)
         kind, setup = lockstep.draw_setup(chooser)
         setup_len = len(chooser.choices)
-        outcome = lockstep.play_setup(kind, setup, chooser, mode)
-        if outcome.clean:
-            fresh = [o for o in outcome.outcomes if self.counts[o] < RARE]
-            self.counts.update(outcome.outcomes)
+        prepared = lockstep.prepare(kind, setup, chooser, mode)
+        if isinstance(prepared, Prepared) or prepared.clean:
+            outcomes = prepared.outcomes
+            fresh = [o for o in outcomes if self.counts[o] < RARE]
+            self.counts.update(outcomes)
             if fresh and len(self.pool) < POOL_LIMIT:
-                self.pool.append(_Entry(chooser.choices, setup_len, outcome.outcomes))
-        return outcome, chooser.choices
+                self.pool.append(_Entry(chooser.choices, setup_len, outcomes))
+        return prepared, chooser.choices
 
 
 def _late(rng: random.Random, entry: _Entry) -> int:
@@ -199,6 +212,26 @@ def play_lanes(lockstep: Lockstep, seed: int, hands: int, lanes: int, lane_ids: 
     state = {lane: Lane(seed, lane, goals) for lane in lane_ids}
     results = {lane: LaneResult(lane) for lane in lane_ids}
     limit = hands
+    # A pipeline one hand deep: the candidate answers hand i while the reference prepares hand i + 1.
+    pending: tuple[int, Prepared | HandOutcome, list[int]] | None = None
+
+    def settle(index: int, prepared: Prepared | HandOutcome, choices: list[int]) -> bool:
+        """Record the hand's outcome; True if it disagreed (every lane then stops at its index)."""
+        nonlocal limit
+        outcome = lockstep.finish(prepared)
+        result = results[index % lanes]
+        result.hands.append(HandRecord(index, tuple(sorted(outcome.outcomes)), outcome.actions, outcome.failure))
+        if progress is not None:
+            progress(index)
+        if outcome.disagreement is None:
+            return False
+        result.found_at, result.found, result.choices = index, outcome.disagreement, choices
+        limit = min(limit, index)
+        if stop is not None:
+            with stop.get_lock():
+                stop.value = min(stop.value, index)
+        return True
+
     for index in range(hands):
         lane = index % lanes
         if lane not in state:
@@ -207,18 +240,16 @@ def play_lanes(lockstep: Lockstep, seed: int, hands: int, lanes: int, lane_ids: 
             limit = min(limit, stop.value)
         if index > limit:
             break
-        outcome, choices = state[lane].next_hand(lockstep)
-        result = results[lane]
-        result.hands.append(HandRecord(index, tuple(sorted(outcome.outcomes)), outcome.actions, outcome.failure))
-        if progress is not None:
-            progress(index)
-        if outcome.disagreement is not None:
-            result.found_at, result.found, result.choices = index, outcome.disagreement, choices
-            limit = min(limit, index)
-            if stop is not None:
-                with stop.get_lock():
-                    stop.value = min(stop.value, index)
-            break
+        prepared, choices = state[lane].prepare_hand(lockstep)
+        if pending is not None:
+            found = settle(*pending)
+            pending = None
+            if found:
+                break  # this hand comes after the disagreement: dropped, as if never played
+        lockstep.send(prepared)
+        pending = (index, prepared, choices)
+    if pending is not None:
+        settle(*pending)
     return [results[lane] for lane in lane_ids]
 
 

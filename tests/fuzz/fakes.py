@@ -98,6 +98,20 @@ FAKES = {
 }
 
 
+class StrictSeeds(Session):
+    """A protocol-2 engine that takes a seed only as a decimal string (as spec/PROTOCOL.md sends it)."""
+
+    name = "fake-strict-seeds"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        setup = message.get("setup") if message.get("cmd") in ("start", "batch") else None
+        if isinstance(setup, Mapping):
+            deals = setup["game"]["deals"] if "game" in setup else [setup]
+            if any(not isinstance(d.get("seed", ""), str) for d in deals):
+                return {"ok": False, "error": {"kind": "malformed", "message": "a seed is a decimal string"}}
+        return super().handle(message)
+
+
 def serve(session: Session) -> None:
     """The line-delimited JSON loop of ``python -m reference_engine``; a raise kills the process."""
     for line in sys.stdin:

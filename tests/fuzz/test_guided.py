@@ -265,6 +265,37 @@ def test_the_reference_plays_every_guided_hand_in_one_request_and_probes_in_one_
     assert modes == ["steps"] * 20
 
 
+def test_a_pipelined_subprocess_campaign_reports_what_an_in_process_one_does(tmp_path: Path) -> None:
+    # The subprocess answers hand i while the reference prepares hand i + 1; nothing may change for that.
+    inprocess = campaign(tmp_path, "in", hands=48)
+    subprocess = campaign(tmp_path, "sub", hands=48, engine="reference-subprocess")
+    assert inprocess["lane_results"] == subprocess["lane_results"]
+    assert sum(len(lane["hands"]) for lane in subprocess["lane_results"]) == 48
+
+
+def test_a_pipelined_subprocess_stops_at_the_same_first_disagreement() -> None:
+    import sys
+
+    fakes_py = Path(fakes.__file__).resolve()
+    config = dict(hands=200, seed=1, out=None, shrink=False, observe="last")
+    inprocess = fuzz(FuzzConfig(engine=fakes.AcceptsWrongSeat, **config))
+    subprocess = fuzz(FuzzConfig(engine=f"cmd:{sys.executable} {fakes_py} accepts-wrong-seat",
+                                 **config))
+    a, b = inprocess.disagreement, subprocess.disagreement
+    assert a is not None and b is not None, subprocess.format()
+    assert inprocess.hands_to_first_disagreement == subprocess.hands_to_first_disagreement
+    assert a.trace.as_json() == b.trace.as_json() and a.where == b.where == "reject"
+    assert subprocess.search.hands == inprocess.search.hands  # no hand after the disagreement counted
+
+
+@pytest.mark.parametrize("game", [False, True])
+def test_a_protocol_2_candidate_is_sent_its_seeds_as_decimal_strings(game: bool) -> None:
+    # The fuzzer draws 64-bit integers; JSON parsers of many languages keep integers exact only to 2^53.
+    report = fuzz(FuzzConfig(engine=fakes.StrictSeeds, hands=12 if game else 40, seed=0, out=None, game=game,
+                             setup_kinds=("seed",) if not game else ("hands", "seed", "deck", "tigers")))
+    assert report.ok, report.format()
+
+
 # ------------------------------------------------------------------ coverage
 
 
