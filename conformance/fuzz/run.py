@@ -104,7 +104,7 @@ class FuzzReport:
             return ["outcome coverage: not measured (the reference reports no outcomes)"]
         reached = len(self.classes) - len(self.unreached)
         lines = [f"outcome coverage: {reached}/{len(self.classes)} rule outcome classes reached in "
-                 f"{self.search.hands} hand(s)"]
+                 f"{self.search.hands} {'game' if self.config.game else 'hand'}(s)"]
         rare = sorted((self.coverage[c.id], c.id) for c in self.classes if 0 < self.coverage.get(c.id, 0) < 5)
         if rare:
             lines.append("  rarely reached: " + ", ".join(f"{cid} ×{n}" for n, cid in rare))

@@ -323,4 +323,5 @@ def test_game_mode_finds_a_misreading_visible_across_hands_and_writes_a_game_sce
     (scenario,) = yaml.safe_load(written.path.read_text(encoding="utf-8"))["scenarios"]
     assert set(scenario["game"]["setup"]) == {"first_dealer", "deals"} and "trajectory" not in scenario
     assert report.format().startswith("fuzz:") and "games: " in report.format()
-    assert fuzz(FuzzConfig(engine="reference", hands=3, seed=0, out=None, game=True, observe="last")).ok
+    clean = fuzz(FuzzConfig(engine="reference", hands=3, seed=0, out=None, game=True, observe="last"))
+    assert clean.ok and "rule outcome classes reached in 3 game(s)" in clean.format()
