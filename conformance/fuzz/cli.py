@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..adapters import ENGINE_SPEC_HELP
 from ..errors import ConformanceError, InputError
 from ..safety import check_engine_command, check_writable_dir, positive_int, timeout_value
-from .driver import SETUP_KINDS
+from .moves import SETUP_KINDS
 
 if TYPE_CHECKING:
     from .run import FuzzConfig

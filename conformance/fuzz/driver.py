@@ -8,20 +8,20 @@ the reference refuses and checks that the candidate refuses it too, with the
 same error kind. Every random choice comes from a :class:`Chooser`, so a hand
 is a function of the choices: Hypothesis drives the choices and shrinks them.
 
+What to try (setups, picks, probes) is :mod:`conformance.fuzz.moves`; this
+module plays it on both engines and compares their answers.
+
 A hand ends with a :class:`HandOutcome`: clean, a :class:`Disagreement`, or a
 :class:`CandidateFailure` (the candidate crashed, hung or broke the protocol).
 """
 
 from __future__ import annotations
 
-import itertools
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ..errors import AdapterError
-from ..notation import CANONICAL_DECK, card_text, cards, normalize_action
 from .compare import (
     differing_result_fields,
     observation_field_differences,
@@ -33,29 +33,17 @@ from .model import (
     CandidateFailure,
     Chooser,
     Disagreement,
+    FuzzerError,
     HandOutcome,
     Step,
     Trace,
     observe_mode,
 )
+from .moves import GAME_DEALS, GAME_KIND, SETUP_KINDS, Moves
 
-SETUP_KINDS = ("hands", "seed", "deck", "tigers")
-GAME_KIND = "game"
-"""A whole game (``--game``): four counting hands from seeded deals, played in lockstep."""
-GAME_DEALS = 16
-"""Deals given to a game: enough for its 4 counting hands and the void or uncounted ones between."""
-"""How a hand is set up. ``hands``: explicit hands from a random partition;
-``seed``: the candidate deals by D33; ``deck``: by D2 from a random deck order;
-``tigers``: explicit hands where one active player holds the Five Tigers (TIG-1),
-or, one time in four, only the four suited 1s."""
-
-FIVE_TIGERS = ("Sup1", "Gon1", "Zok1", "Sin1", "WanSin")
 MAX_STEPS = 400
 PROBE_HANDS = 4
 """With playout on, one hand in this many probes (a playout, then probes drawn from its states)."""
-PATTERN_PROBE_PERCENT = 60
-"""The least share of steps that probe while a Run or a Set is on the table (see ``_probe_rate``)."""
-VERBS_ALONE = ("call", "pass", "claim", "continue", "tigers", "decline")
 
 
 @dataclass(frozen=True)
@@ -88,10 +76,6 @@ class _Failed(Exception):
         self.failure = failure
 
 
-class FuzzerError(Exception):
-    """The reference engine itself misbehaved, or the fuzzer has a bug: not the candidate's fault."""
-
-
 class Lockstep:
     """One reference and one candidate, played through random hands together."""
 
@@ -121,11 +105,9 @@ class Lockstep:
             raise ValueError(f"states is every or last, not {states!r}")
         self.states = states
         self.batch = ("batch" in candidate.capabilities) if batch is None else batch
-        self.probe_percent = probe_percent
         self.playout = playout and reference.playout
-        self.setup_kinds = setup_kinds
+        self.moves = Moves(self._ref, self.options, setup_kinds, probe_percent)
         self.requests = 0
-        self._kinds: dict[str, str] = {}
 
     # ------------------------------------------------------------------ requests
 
@@ -163,58 +145,11 @@ class Lockstep:
 
     # ------------------------------------------------------------------ setup
 
-    def draw_setup(self, chooser: Chooser) -> tuple[str, dict[str, Any]]:
-        """A random setup; the simplest choice (0) is explicit hands."""
-        kinds = self.setup_kinds
-        # weights 45/30/15/10 over the kinds given, simplest first
-        if kinds == (GAME_KIND,):
-            first_dealer = chooser.below(4)
-            rng = random.Random(chooser.seed())
-            return GAME_KIND, {"game": {"first_dealer": first_dealer,
-                                        "deals": [{"seed": rng.getrandbits(64)} for _ in range(GAME_DEALS)]}}
-        weights = {"hands": 45, "seed": 30, "deck": 15, "tigers": 10}
-        total = sum(weights[k] for k in kinds)
-        pick = chooser.below(total)
-        kind = kinds[-1]
-        for k in kinds:
-            if pick < weights[k]:
-                kind = k
-                break
-            pick -= weights[k]
-        dealer = chooser.below(4)
-        seed = chooser.seed()
-        if kind == "seed":
-            return kind, {"dealer": dealer, "seed": seed}
-        deck = list(CANONICAL_DECK)
-        random.Random(seed).shuffle(deck)
-        if kind == "deck":
-            return kind, {"dealer": dealer, "deck": " ".join(deck)}
-        dreamer = (dealer + 2) % 4
-        if kind == "tigers":
-            holder = (dealer, (dealer + 1) % 4, (dealer + 3) % 4)[chooser.below(3)]
-            # half the time the Five Tigers; else the four suited 1s without Wan Sin (almost the
-            # Five Tigers), or four of the five with the fifth as the Dreamer's card
-            variant = chooser.below(4)
-            tigers: tuple[str, ...] = FIVE_TIGERS[:4] if variant == 2 else FIVE_TIGERS
-            hands: list[list[str]] = [[], [], [], []]
-            if variant == 3:
-                dreamer_card = FIVE_TIGERS[chooser.below(5)]
-                hands[dreamer] = [dreamer_card]
-                tigers = tuple(c for c in FIVE_TIGERS if c != dreamer_card)
-            rest = [c for c in deck if c not in FIVE_TIGERS or (c not in tigers and c not in hands[dreamer])]
-            hands[holder] = list(tigers)
-            for seat in range(4):
-                want = 1 if seat == dreamer else 12
-                while len(hands[seat]) < want:
-                    hands[seat].append(rest.pop())
-        else:
-            hands = [[], [], [], []]
-            for seat in range(4):
-                want = 1 if seat == dreamer else 12
-                hands[seat] = [deck.pop() for _ in range(want)]
-        return kind, {"dealer": dealer, "hands": [card_text(h) for h in hands]}
-
     # ------------------------------------------------------------------ one hand
+
+    def draw_setup(self, chooser: Chooser) -> tuple[str, dict[str, Any]]:
+        """A random setup (:meth:`Moves.draw_setup`)."""
+        return self.moves.draw_setup(chooser)
 
     def play(self, chooser: Chooser) -> HandOutcome:
         mode = self.draw_mode(chooser)
@@ -227,7 +162,7 @@ class Lockstep:
         :data:`PROBE_HANDS`, ``probes`` (a playout, then probes drawn from its states)."""
         if not self.playout:
             return "steps"
-        if not self.probe_percent:
+        if not self.moves.probe_percent:
             return "playout"
         return "probes" if chooser.below(PROBE_HANDS) == 0 else "playout"
 
@@ -318,7 +253,7 @@ class Lockstep:
         records = [script[0]]
         for k, step in enumerate(trace.steps):
             before = script[k]
-            probe = self._maybe_probe(before.state, chooser)
+            probe = self.moves.maybe_probe(before.state, chooser)
             if probe is not None:
                 steps.append(Step(probe[0], probe[1], "reject"))
                 records.append(_Record(None, before.state, before.observations))  # a refusal changes nothing
@@ -378,9 +313,9 @@ class Lockstep:
                     probe = seat, action
             else:
                 assert chooser is not None  # only a replay of given steps has no chooser
-                probe = self._maybe_probe(ref_state, chooser)
+                probe = self.moves.maybe_probe(ref_state, chooser)
                 if probe is None:
-                    seat, action = self._pick(ref_state, chooser)
+                    seat, action = self.moves.pick(ref_state, chooser)
             if probe is not None:
                 ref_answer = self._ref({"cmd": "act", "seat": probe[0], "action": probe[1]})
                 trace.steps.append(self._refused(probe[0], probe[1], ref_answer))
@@ -402,12 +337,6 @@ class Lockstep:
             return HandOutcome(found.trace, len(found.trace.steps), found, outcomes=outcomes)
         return HandOutcome(trace, len(trace.steps), result=ref_state["result"], outcomes=outcomes)
 
-    def _maybe_probe(self, state: Message, chooser: Chooser) -> tuple[int, str] | None:
-        """A probe to try before the next action in ``state``, or None (no probe drawn, or none found)."""
-        if self.probe_percent and chooser.below(100) >= 100 - self._probe_rate(state):
-            return self._probe(state, chooser)
-        return None
-
     @staticmethod
     def _refused(seat: int, action: str, answer: Message) -> Step:
         """The probe as a step, from the reference's answer to it (which must be a refusal)."""
@@ -415,14 +344,6 @@ class Lockstep:
             raise FuzzerError(f"the probe {action!r} by seat {seat} was legal for the reference")
         error = answer["error"]
         return Step(seat, action, "reject", error["kind"], error.get("rule"))
-
-    def _probe_rate(self, state: Message) -> int:
-        """Percent of steps that probe: ``probe_percent``; at least :data:`PATTERN_PROBE_PERCENT` while a
-        Run or a Set is on the table, where the rare refusals are (a Run or Set that does not beat it)."""
-        plays = (state.get("round") or {}).get("plays") or []
-        if plays and len(plays[0]["action"].split()) > 2:
-            return max(self.probe_percent, PATTERN_PROBE_PERCENT)
-        return self.probe_percent
 
     def _ref_observations(self) -> list[Message]:
         return [self._ref({"cmd": "observe", "seat": seat}) for seat in range(4)]
@@ -548,108 +469,3 @@ class Lockstep:
                                         obs if isinstance(obs, dict) else {"ok": None}, before, seat=seat,
                                         detail=detail)
         return None
-
-    # ------------------------------------------------------------------ choices
-
-    @staticmethod
-    def _pick(state: Message, chooser: Chooser) -> tuple[int, str]:
-        """Uniform over the concrete actions and the discard option; then a uniform discard."""
-        legal = state["legal"]
-        actions = legal["actions"]
-        option = legal["discard"]
-        n = len(actions) + (1 if option is not None else 0)
-        if n == 0:
-            raise FuzzerError(f"seat {state['to_act']} is to act but has no legal action")
-        pick = chooser.below(n)
-        if pick < len(actions):
-            return state["to_act"], actions[pick]
-        pool = cards(option["from"])
-        chosen = []
-        for _ in range(option["count"]):
-            chosen.append(pool.pop(chooser.below(len(pool))))
-        return state["to_act"], "discard " + card_text(chosen)
-
-    @staticmethod
-    def _is_legal(state: Message, seat: int, action: str) -> bool:
-        if seat != state["to_act"]:
-            return False
-        legal = state["legal"]
-        if action in {normalize_action(a) for a in legal["actions"]}:
-            return True
-        option = legal["discard"]
-        parts = action.split()
-        if option is None or parts[0] != "discard":
-            return False
-        chosen = parts[1:]
-        return len(chosen) == option["count"] and set(chosen) <= set(cards(option["from"]))
-
-    def _near_miss(self, state: Message, chooser: Chooser) -> str | None:
-        """A play close to a legal one: leading, one of the seat's cards the state lists as Elders;
-        following, cards of the lead's size that the reference classifies as the lead's pattern."""
-        seat = state["to_act"]
-        held = cards(state["hands"][seat])
-        plays = [p for p in ((state.get("round") or {}).get("plays") or []) if p["action"].startswith("play ")]
-        if not plays:
-            elders = [c for c in held if c in set(cards(state["elders"] or ""))]
-            return f"play {elders[chooser.below(len(elders))]}" if elders else None
-        lead = plays[0]["action"].split()[1:]
-        if len(lead) > len(held):
-            return None
-        want = self._classify(" ".join(lead))
-        misses = []
-        combos = list(itertools.combinations(held, len(lead)))
-        picked = random.Random(chooser.below(1 << 30)).sample(combos, min(len(combos), 48))
-        for chosen in picked:
-            action = "play " + card_text(list(chosen))
-            if self._classify(card_text(list(chosen))) == want and not self._is_legal(state, seat, normalize_action(action)):
-                misses.append(action)
-        return misses[chooser.below(len(misses))] if misses else None
-
-    def _classify(self, text: str) -> str:
-        """The reference's pattern for ``text`` (asked once per card list)."""
-        kind = self._kinds.get(text)
-        if kind is None:
-            answer = self._ref({"cmd": "pattern", "classify": text, "options": dict(self.options)})
-            kind = self._kinds[text] = str(answer.get("pattern")) if answer.get("ok") else "none"
-        return kind
-
-    def _probe(self, state: Message, chooser: Chooser) -> tuple[int, str] | None:
-        """An action the reference must refuse, or None if the draw happened to be legal."""
-        to_act = state["to_act"]
-        hands = state["hands"]
-        kind = chooser.below(7)
-        plays = (state.get("round") or {}).get("plays") or []
-        if kind != 6 and plays and len(plays[0]["action"].split()) > 2 and chooser.below(4):
-            kind = 6  # a Run or a Set on the table: mostly, try one of the same kind that does not beat it
-        elif kind != 6 and not plays and state["phase"] == "playing" and chooser.below(2):
-            kind = 6  # a lead: half the time, an Elder the lead rules may forbid (ELD-4, ELD-5)
-        seat = to_act
-        if kind == 0:  # the wrong seat, the Dreamer included, tries a legal-looking action
-            seat = (to_act + 1 + chooser.below(3)) % 4
-            _s, action = self._pick(state, chooser)
-        elif kind == 1:  # a verb of another phase
-            action = VERBS_ALONE[chooser.below(len(VERBS_ALONE))]
-        elif kind in (2, 3):  # cards of the seat's hand, as a play or a discard of some size
-            held = cards(hands[seat])
-            if not held:
-                return None
-            size = 1 + chooser.below(min(4, len(held)))
-            chosen = [held.pop(chooser.below(len(held))) for _ in range(size)]
-            verb = "play" if kind == 2 else "discard"
-            action = f"{verb} {card_text(chosen)}"
-        elif kind == 4:  # a card the seat does not hold
-            holding = set(cards(hands[seat]))
-            others = [c for c in CANONICAL_DECK if c not in holding]
-            action = f"{('play', 'discard')[chooser.below(2)]} {others[chooser.below(len(others))]}"
-        elif kind == 6:  # near misses: an Elder led, or a follow of the lead's pattern kind and size
-            near = self._near_miss(state, chooser)
-            if near is None:
-                return None
-            action = near
-        else:  # text that is not an action
-            action = ("play", "discard Sup0", "play Sup3 Sup3", "fold", "call Sup1")[chooser.below(5)]
-        if kind != 5:
-            action = normalize_action(action)
-            if self._is_legal(state, seat, action):
-                return None
-        return seat, action

@@ -26,6 +26,10 @@ def observe_mode(observe: bool | str) -> str:
     return observe
 
 
+class FuzzerError(Exception):
+    """The reference engine itself misbehaved, or the fuzzer has a bug: not the candidate's fault."""
+
+
 class Chooser(Protocol):
     """The source of every random choice of a hand."""
 

@@ -14,7 +14,7 @@ from ..errors import AdapterError, ConformanceError
 from ..paths import default_spec_dir
 from ..specdata import load_spec_data
 from .cli import DEFAULT_OUT
-from .driver import GAME_KIND, SETUP_KINDS, Lockstep
+from .driver import Lockstep
 from .endpoints import Candidate, Reference, default_schemas, open_candidate
 from .guided import (
     DEFAULT_LANES,
@@ -28,6 +28,7 @@ from .guided import (
 )
 from .model import CandidateFailure, Disagreement
 from .model import observe_mode as driver_observe_mode
+from .moves import GAME_KIND, SETUP_KINDS
 from .scenario import (
     Verifier,
     Written,

@@ -25,8 +25,8 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings, tar
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from .driver import FuzzerError, Lockstep
-from .model import CandidateFailure, Disagreement, HandOutcome
+from .driver import Lockstep
+from .model import CandidateFailure, Disagreement, FuzzerError, HandOutcome
 
 _UINT64 = (1 << 64) - 1
 

@@ -1,0 +1,211 @@
+"""What the fuzzer tries: the setups it draws, the legal actions it picks, the refused actions it probes.
+
+Every random choice comes from a :class:`~conformance.fuzz.model.Chooser`, so a
+hand is a function of its choices. Legality and patterns come from the
+reference's answers (``state``'s legal list, ``pattern``), never from rules of
+its own: this module knows the protocol's shapes and card notation only.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..notation import CANONICAL_DECK, VERBS_ALONE, card_text, cards, normalize_action
+from .endpoints import Message
+from .model import Chooser, FuzzerError
+
+SETUP_KINDS = ("hands", "seed", "deck", "tigers")
+"""How a hand is set up. ``hands``: explicit hands from a random partition;
+``seed``: the candidate deals by D33; ``deck``: by D2 from a random deck order;
+``tigers``: explicit hands where one active player holds the Five Tigers (TIG-1),
+or, one time in four, only the four suited 1s."""
+GAME_KIND = "game"
+"""A whole game (``--game``): four counting hands from seeded deals, played in lockstep."""
+GAME_DEALS = 16
+"""Deals given to a game: enough for its 4 counting hands and the void or uncounted ones between."""
+FIVE_TIGERS = ("Sup1", "Gon1", "Zok1", "Sin1", "WanSin")
+PATTERN_PROBE_PERCENT = 60
+"""The least share of steps that probe while a Run or a Set is on the table (see ``Moves.probe_rate``)."""
+
+
+class Moves:
+    """Setups, picks and probes for one campaign (``ask`` sends a request to the reference)."""
+
+    def __init__(self, ask: Callable[[Message], Message], options: Mapping[str, str],
+                 setup_kinds: tuple[str, ...] = SETUP_KINDS, probe_percent: int = 15) -> None:
+        self.ask = ask
+        self.options = dict(options)
+        self.setup_kinds = setup_kinds
+        self.probe_percent = probe_percent
+        self._kinds: dict[str, str] = {}
+
+    def draw_setup(self, chooser: Chooser) -> tuple[str, dict[str, Any]]:
+        """A random setup; the simplest choice (0) is explicit hands."""
+        kinds = self.setup_kinds
+        # weights 45/30/15/10 over the kinds given, simplest first
+        if kinds == (GAME_KIND,):
+            first_dealer = chooser.below(4)
+            rng = random.Random(chooser.seed())
+            return GAME_KIND, {"game": {"first_dealer": first_dealer,
+                                        "deals": [{"seed": rng.getrandbits(64)} for _ in range(GAME_DEALS)]}}
+        weights = {"hands": 45, "seed": 30, "deck": 15, "tigers": 10}
+        total = sum(weights[k] for k in kinds)
+        pick = chooser.below(total)
+        kind = kinds[-1]
+        for k in kinds:
+            if pick < weights[k]:
+                kind = k
+                break
+            pick -= weights[k]
+        dealer = chooser.below(4)
+        seed = chooser.seed()
+        if kind == "seed":
+            return kind, {"dealer": dealer, "seed": seed}
+        deck = list(CANONICAL_DECK)
+        random.Random(seed).shuffle(deck)
+        if kind == "deck":
+            return kind, {"dealer": dealer, "deck": " ".join(deck)}
+        dreamer = (dealer + 2) % 4
+        if kind == "tigers":
+            holder = (dealer, (dealer + 1) % 4, (dealer + 3) % 4)[chooser.below(3)]
+            # half the time the Five Tigers; else the four suited 1s without Wan Sin (almost the
+            # Five Tigers), or four of the five with the fifth as the Dreamer's card
+            variant = chooser.below(4)
+            tigers: tuple[str, ...] = FIVE_TIGERS[:4] if variant == 2 else FIVE_TIGERS
+            hands: list[list[str]] = [[], [], [], []]
+            if variant == 3:
+                dreamer_card = FIVE_TIGERS[chooser.below(5)]
+                hands[dreamer] = [dreamer_card]
+                tigers = tuple(c for c in FIVE_TIGERS if c != dreamer_card)
+            rest = [c for c in deck if c not in FIVE_TIGERS or (c not in tigers and c not in hands[dreamer])]
+            hands[holder] = list(tigers)
+            for seat in range(4):
+                want = 1 if seat == dreamer else 12
+                while len(hands[seat]) < want:
+                    hands[seat].append(rest.pop())
+        else:
+            hands = [[], [], [], []]
+            for seat in range(4):
+                want = 1 if seat == dreamer else 12
+                hands[seat] = [deck.pop() for _ in range(want)]
+        return kind, {"dealer": dealer, "hands": [card_text(h) for h in hands]}
+
+    def maybe_probe(self, state: Message, chooser: Chooser) -> tuple[int, str] | None:
+        """A probe to try before the next action in ``state``, or None (no probe drawn, or none found)."""
+        if self.probe_percent and chooser.below(100) >= 100 - self.probe_rate(state):
+            return self.probe(state, chooser)
+        return None
+
+    def probe_rate(self, state: Message) -> int:
+        """Percent of steps that probe: ``probe_percent``; at least :data:`PATTERN_PROBE_PERCENT` while a
+        Run or a Set is on the table, where the rare refusals are (a Run or Set that does not beat it)."""
+        plays = (state.get("round") or {}).get("plays") or []
+        if plays and len(plays[0]["action"].split()) > 2:
+            return max(self.probe_percent, PATTERN_PROBE_PERCENT)
+        return self.probe_percent
+
+    @staticmethod
+    def pick(state: Message, chooser: Chooser) -> tuple[int, str]:
+        """Uniform over the concrete actions and the discard option; then a uniform discard."""
+        legal = state["legal"]
+        actions = legal["actions"]
+        option = legal["discard"]
+        n = len(actions) + (1 if option is not None else 0)
+        if n == 0:
+            raise FuzzerError(f"seat {state['to_act']} is to act but has no legal action")
+        pick = chooser.below(n)
+        if pick < len(actions):
+            return state["to_act"], actions[pick]
+        pool = cards(option["from"])
+        chosen = []
+        for _ in range(option["count"]):
+            chosen.append(pool.pop(chooser.below(len(pool))))
+        return state["to_act"], "discard " + card_text(chosen)
+
+    @staticmethod
+    def is_legal(state: Message, seat: int, action: str) -> bool:
+        if seat != state["to_act"]:
+            return False
+        legal = state["legal"]
+        if action in {normalize_action(a) for a in legal["actions"]}:
+            return True
+        option = legal["discard"]
+        parts = action.split()
+        if option is None or parts[0] != "discard":
+            return False
+        chosen = parts[1:]
+        return len(chosen) == option["count"] and set(chosen) <= set(cards(option["from"]))
+
+    def near_miss(self, state: Message, chooser: Chooser) -> str | None:
+        """A play close to a legal one: leading, one of the seat's cards the state lists as Elders;
+        following, cards of the lead's size that the reference classifies as the lead's pattern."""
+        seat = state["to_act"]
+        held = cards(state["hands"][seat])
+        plays = [p for p in ((state.get("round") or {}).get("plays") or []) if p["action"].startswith("play ")]
+        if not plays:
+            elders = [c for c in held if c in set(cards(state["elders"] or ""))]
+            return f"play {elders[chooser.below(len(elders))]}" if elders else None
+        lead = plays[0]["action"].split()[1:]
+        if len(lead) > len(held):
+            return None
+        want = self.classify(" ".join(lead))
+        misses = []
+        combos = list(itertools.combinations(held, len(lead)))
+        picked = random.Random(chooser.below(1 << 30)).sample(combos, min(len(combos), 48))
+        for chosen in picked:
+            action = "play " + card_text(list(chosen))
+            if self.classify(card_text(list(chosen))) == want and not self.is_legal(state, seat, normalize_action(action)):
+                misses.append(action)
+        return misses[chooser.below(len(misses))] if misses else None
+
+    def classify(self, text: str) -> str:
+        """The reference's pattern for ``text`` (asked once per card list)."""
+        kind = self._kinds.get(text)
+        if kind is None:
+            answer = self.ask({"cmd": "pattern", "classify": text, "options": dict(self.options)})
+            kind = self._kinds[text] = str(answer.get("pattern")) if answer.get("ok") else "none"
+        return kind
+
+    def probe(self, state: Message, chooser: Chooser) -> tuple[int, str] | None:
+        """An action the reference must refuse, or None if the draw happened to be legal."""
+        to_act = state["to_act"]
+        hands = state["hands"]
+        kind = chooser.below(7)
+        plays = (state.get("round") or {}).get("plays") or []
+        if kind != 6 and plays and len(plays[0]["action"].split()) > 2 and chooser.below(4):
+            kind = 6  # a Run or a Set on the table: mostly, try one of the same kind that does not beat it
+        elif kind != 6 and not plays and state["phase"] == "playing" and chooser.below(2):
+            kind = 6  # a lead: half the time, an Elder the lead rules may forbid (ELD-4, ELD-5)
+        seat = to_act
+        if kind == 0:  # the wrong seat, the Dreamer included, tries a legal-looking action
+            seat = (to_act + 1 + chooser.below(3)) % 4
+            _s, action = self.pick(state, chooser)
+        elif kind == 1:  # a verb of another phase
+            action = VERBS_ALONE[chooser.below(len(VERBS_ALONE))]
+        elif kind in (2, 3):  # cards of the seat's hand, as a play or a discard of some size
+            held = cards(hands[seat])
+            if not held:
+                return None
+            size = 1 + chooser.below(min(4, len(held)))
+            chosen = [held.pop(chooser.below(len(held))) for _ in range(size)]
+            verb = "play" if kind == 2 else "discard"
+            action = f"{verb} {card_text(chosen)}"
+        elif kind == 4:  # a card the seat does not hold
+            holding = set(cards(hands[seat]))
+            others = [c for c in CANONICAL_DECK if c not in holding]
+            action = f"{('play', 'discard')[chooser.below(2)]} {others[chooser.below(len(others))]}"
+        elif kind == 6:  # near misses: an Elder led, or a follow of the lead's pattern kind and size
+            near = self.near_miss(state, chooser)
+            if near is None:
+                return None
+            action = near
+        else:  # text that is not an action
+            action = ("play", "discard Sup0", "play Sup3 Sup3", "fold", "call Sup1")[chooser.below(5)]
+        if kind != 5:
+            action = normalize_action(action)
+            if self.is_legal(state, seat, action):
+                return None
+        return seat, action
