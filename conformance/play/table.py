@@ -21,6 +21,7 @@ from random import Random
 from typing import Any
 
 from reference_engine import SCORE_TABLE, Action, Game, HakkaError, Hand, Profile, SetupError
+from reference_engine.events import Discarded, Event, Played, RoundWon
 from reference_engine.game import GAME_OVER, HANDS_PER_GAME
 from reference_engine.hand import Phase
 from reference_engine.wire import observation_json, result_json
@@ -53,7 +54,7 @@ class Seat:
 
 @dataclass
 class Round:
-    """One round of a hand: where it starts in the history, and who won it (public: the tricks moved)."""
+    """One round of a hand: where it starts in the history, and who won it (the hand's RoundWon event)."""
 
     start: int
     winner: int | None = None
@@ -142,30 +143,30 @@ class Table:
             raise TableError("the hand is over: the table waits for every player to press Next hand", seat=seat)
         record = self.current
         hand = record.hand
-        tricks_before = list(hand.tricks)
-        plays_before = len(hand.plays)
+        logged = len(hand.events)
         try:
-            self.game.apply(seat, action)
+            events = self.game.apply(seat, action)
         except SetupError as exc:
             if hand.phase != Phase.ENDED:
                 raise
             self.problem = f"the next deal cannot be made: {exc}"  # the action stood (Game.apply)
+            events = tuple(hand.events[logged:])  # and its events are in the hand's log
         self.version += 1
-        self._track_rounds(record, tricks_before, plays_before)
+        self._track_rounds(record, events)
         if hand.phase == Phase.ENDED:
             self.ended = record
             self.current = HandRecord(self.game.hand)
             self.waiting = set() if self.over else set(self.humans)
 
     @staticmethod
-    def _track_rounds(record: HandRecord, tricks_before: list[int], plays_before: int) -> None:
-        hand = record.hand
-        last = hand.history[-1][1] if hand.history else None
-        if last is not None and last.verb in ("play", "discard") and plays_before == 0:
-            record.rounds.append(Round(start=len(hand.history) - 1))
-        gained = [s for s in range(4) if hand.tricks[s] > tricks_before[s]]
-        if gained and record.rounds:
-            record.rounds[-1].winner = gained[0]
+    def _track_rounds(record: HandRecord, events: tuple[Event, ...]) -> None:
+        """Rounds from the move's events: a play or discard after a won round starts one, a round won ends it."""
+        rounds = record.rounds
+        for event in events:
+            if isinstance(event, (Played, Discarded)) and (not rounds or rounds[-1].winner is not None):
+                rounds.append(Round(start=len(record.hand.history) - 1))  # the move's own action, the last one
+            elif isinstance(event, RoundWon) and rounds:
+                rounds[-1].winner = event.seat
 
     def next_hand(self, seat: int) -> None:
         """``seat`` has seen the end of the hand; play resumes when every person has."""
