@@ -7,6 +7,7 @@ instead of hanging the suite.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -16,10 +17,13 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from conformance.listeners import Capture, Collector, Listener
+from conformance.loader import Scenario
+from conformance.results import Result
 from conformance.suite import Suite
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds workers through /proc (Linux)")
@@ -94,17 +98,9 @@ class _Run:
 
     def kill_all(self) -> None:
         if self.process.poll() is None:
-            with _suppress():
+            with contextlib.suppress(OSError):
                 os.killpg(self.process.pid, signal.SIGKILL)
             self.process.communicate()
-
-
-class _suppress:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> bool:
-        return isinstance(exc[1], OSError)
 
 
 def _gone(pids: list[int], within: float = 10.0) -> list[int]:
@@ -117,7 +113,8 @@ def _gone(pids: list[int], within: float = 10.0) -> list[int]:
 @pytest.mark.parametrize("sig, target, status", [
     (signal.SIGINT, "main", 130), (signal.SIGTERM, "main", 143),
     (signal.SIGINT, "group", 130), (signal.SIGTERM, "group", 143)])
-def test_a_signal_keeps_every_result_streamed_so_far_and_ends_every_worker(tmp_path, sig, target, status):
+def test_a_signal_keeps_every_result_streamed_so_far_and_ends_every_worker(
+        tmp_path: Path, sig: signal.Signals, target: str, status: int) -> None:
     # Before: results came back only when a whole part finished: 0 of 525 kept after a SIGINT mid-run.
     run = _Run(tmp_path)
     try:
@@ -136,11 +133,11 @@ def test_a_signal_keeps_every_result_streamed_so_far_and_ends_every_worker(tmp_p
     report = json.loads(run.report.read_text())
     assert report["complete"] is False and report["run"]["interrupted"] == signal.Signals(sig).name
     assert len(report["results"]) >= 15  # at least every result the progress showed before the signal
-    assert 525 > len(report["results"])
+    assert len(report["results"]) < 525
     assert len({r["id"] for r in report["results"]}) == len(report["results"])
 
 
-def test_no_worker_outlives_a_main_process_killed_outright(tmp_path):
+def test_no_worker_outlives_a_main_process_killed_outright(tmp_path: Path) -> None:
     run = _Run(tmp_path)
     try:
         run.wait_for_results(5)
@@ -156,7 +153,8 @@ def test_no_worker_outlives_a_main_process_killed_outright(tmp_path):
 
 @pytest.mark.parametrize("sig, cause", [(signal.SIGKILL, "was killed by SIGKILL"),
                                         (signal.SIGINT, "was stopped by SIGINT")])
-def test_a_worker_that_dies_leaves_its_scenarios_as_errors_naming_why(tmp_path, sig, cause):
+def test_a_worker_that_dies_leaves_its_scenarios_as_errors_naming_why(
+        tmp_path: Path, sig: signal.Signals, cause: str) -> None:
     # Before: one pool worker stopped by SIGINT left the main process waiting forever.
     run = _Run(tmp_path, "-q")
     try:
@@ -187,19 +185,19 @@ class _Events(Listener):
     def __init__(self) -> None:
         self.events: list[str] = []
 
-    def scenario_started(self, scenario):  # type: ignore[no-untyped-def]
+    def scenario_started(self, scenario: Scenario) -> None:
         self.events.append("start " + scenario.id)
 
-    def step_begun(self, scenario, at, line):  # type: ignore[no-untyped-def]
+    def step_begun(self, scenario: Scenario, at: str, line: int | None) -> None:
         self.events.append("step " + at)
 
-    def request_sent(self, scenario, message):  # type: ignore[no-untyped-def]
+    def request_sent(self, scenario: Scenario, message: dict[str, Any]) -> None:
         self.events.append("request " + message["cmd"])
 
-    def answer_received(self, scenario, message, answer):  # type: ignore[no-untyped-def]
+    def answer_received(self, scenario: Scenario, message: dict[str, Any], answer: dict[str, Any]) -> None:
         self.events.append("answer " + message["cmd"])
 
-    def scenario_finished(self, result):  # type: ignore[no-untyped-def]
+    def scenario_finished(self, result: Result) -> None:
         self.events.append("result " + result.status)
 
 
@@ -208,7 +206,7 @@ def suite() -> Suite:
     return Suite.load()
 
 
-def test_the_loop_tells_listeners_every_request_answer_step_and_result(suite):
+def test_the_loop_tells_listeners_every_request_answer_step_and_result(suite: Suite) -> None:
     chosen = suite.select(ids=("dec-d7-any-suit-higher-other-suit-beats",)) + suite.select(kinds=("trajectory",))[:1]
     events, capture = _Events(), Capture()
     results = suite.run("reference", chosen, listeners=[events, capture])
@@ -224,7 +222,7 @@ def test_the_loop_tells_listeners_every_request_answer_step_and_result(suite):
     assert all(a is not None and a["ok"] for _, a in capture.exchanges[chosen[1].id])
 
 
-def test_a_parallel_run_streams_each_result_and_matches_one_process(suite):
+def test_a_parallel_run_streams_each_result_and_matches_one_process(suite: Suite) -> None:
     chosen = suite.select(kinds=("trajectory",))[:12]
     one = suite.run("reference", chosen)
     collected = Collector()
@@ -234,7 +232,7 @@ def test_a_parallel_run_streams_each_result_and_matches_one_process(suite):
     assert collected.info is not None and collected.info.name == "hakka-reference"
 
 
-def test_fail_fast_stops_the_loop_at_the_first_bad_result(suite):
+def test_fail_fast_stops_the_loop_at_the_first_bad_result(suite: Suite) -> None:
     chosen = suite.select(kinds=("trajectory",))[:5]
     results = suite.run("reference", chosen, expected_failures={chosen[1].id: "listed"}, fail_fast=True)
     assert [r.status for r in results] == ["pass", "xpass"]
