@@ -59,7 +59,7 @@ def load_report(path: Path) -> dict[str, Any]:
         size = path.stat().st_size
         if size > MAX_REPORT_BYTES:
             raise InputError(f"{path}: {size} bytes, larger than a report merge reads ({MAX_REPORT_BYTES})")
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"), parse_constant=_not_a_number)
     except RecursionError:
         raise InputError(f"{path}: not a report: JSON nested too deeply") from None
     except (OSError, ValueError) as exc:
@@ -68,6 +68,10 @@ def load_report(path: Path) -> dict[str, Any]:
         raise InputError(f"{path}: not a report of hakka-conformance run --json or fuzz --report "
                          "(/format is neither hakka-conformance-report nor hakka-fuzz-report)")
     return data
+
+
+def _not_a_number(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number (a report holds finite numbers only)")
 
 
 def run_validator(spec_dir: Path | None = None) -> jsonschema.protocols.Validator:
