@@ -219,7 +219,8 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     interrupted: BaseException | None = None
     with terminable():
         try:
-            suite.run(engine, selected, expected, timeout=args.timeout, listeners=[progress, collected],
+            # collected before shown: a signal between the two never loses a result the terminal showed
+            suite.run(engine, selected, expected, timeout=args.timeout, listeners=[collected, progress],
                       jobs=jobs, fail_fast=args.fail_fast)
         except KeyboardInterrupt as exc:  # SIGINT, or SIGTERM through terminable()
             interrupted = exc
