@@ -197,6 +197,7 @@ def check_python_engine(spec: EngineSpec) -> None:
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     engine_spec = dataclasses.replace(parse_engine_spec(args.engine), env=tuple(args.engine_env))
     check_engine_command(engine_spec)
+    check_python_engine(engine_spec)
     check_output_paths({r.flag: getattr(args, r.dest()) for r in REPORTERS})
     expected = load_expected_failures(args.expected_failures) if args.expected_failures else {}
     suite, selected = _load(args)
@@ -208,7 +209,6 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     known = {s.id for s in suite.scenarios}
     for sid in sorted(set(expected) - known):
         print(f"warning: {display_path(args.expected_failures)}: {sid!r} is not a known scenario ID", file=sys.stderr)
-    check_python_engine(engine_spec)
     jobs = parallel.jobs_wanted(args.jobs)
 
     engine = suite.engine(engine_spec, args.timeout)

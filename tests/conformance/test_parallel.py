@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from conformance.listeners import Capture, Collector, Listener
@@ -132,6 +133,7 @@ def test_a_signal_keeps_every_result_streamed_so_far_and_ends_every_worker(
     assert _gone(workers) == []
     report = json.loads(run.report.read_text())
     assert report["complete"] is False and report["run"]["interrupted"] == signal.Signals(sig).name
+    jsonschema.validate(report, json.loads((REPO / "spec/schema/report/run.schema.json").read_text()))
     assert len(report["results"]) >= 15  # at least every result the progress showed before the signal
     assert len(report["results"]) < 525
     assert len({r["id"] for r in report["results"]}) == len(report["results"])
