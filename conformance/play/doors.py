@@ -91,8 +91,8 @@ class Doors:
         if origin is not None:
             parts = urlsplit(origin)
             if parts.scheme not in ("http", "https") or host_name(parts.netloc) not in self.allowed:
-                return Msg("a page of {origin} may not use this table: only its own pages may "
-                           "(hakka-play --allow-host NAME adds a host)", origin=repr(origin))
+                return Msg("a page of {origin} may not use this table, only its own pages may (hakka-play --allow-host NAME)",
+                           origin=repr(origin))
         return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

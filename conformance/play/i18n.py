@@ -12,8 +12,8 @@ is translated again.
 A page's language: ``?lang=`` (the page's switcher), else the ``hakka_lang`` cookie (kept for the
 browser session), else ``Accept-Language``, else English.
 
->>> Msg("Seat {seat}", seat=2).render("en")
-'Seat 2'
+>>> Msg("Seat {seat}", seat=2).render("fr")
+'Siège 2'
 >>> negotiate(accept="ar-EG,ar;q=0.9,en;q=0.5")
 'ar'
 """

@@ -58,8 +58,9 @@ def _room(server: PlayServer, request: Request) -> JSONResponse | None:
     """Free what may be freed; refuse when the server still holds its bound of tables."""
     server.sweep()
     if len(server.open) >= server.limits.max_tables:
-        return _refuse(request, Msg("this server holds {limit} open tables, its bound (hakka-play --max-tables "
-                                    "raises it): try again when a game has ended", limit=server.limits.max_tables), 503)
+        full = Msg("this server holds {limit} open tables, its bound (hakka-play --max-tables raises it): try again later",
+                   limit=server.limits.max_tables)
+        return _refuse(request, full, 503)
     return None
 
 
@@ -104,8 +105,7 @@ async def join(server: PlayServer, request: Request) -> Response:
     if invite is not None:
         seat = table.redeem(invite)
         if seat is None:
-            return _refuse(request, Msg("this invitation has been used already, or never existed: "
-                                        "ask for a new link"), 403)
+            return _refuse(request, Msg("this invitation has been used already, or never existed: ask for a new link"), 403)
     elif not table.listed:
         return _refuse(request, Msg("this table takes people by invitation only"), 403)
     else:

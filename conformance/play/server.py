@@ -239,9 +239,8 @@ class PlayServer:
             return
         table, sockets = held.table, held.sockets[seat]
         if len(sockets) >= self.limits.max_sockets_per_seat:
-            bound = Msg("seat {seat} already has {limit} connections open, the bound "
-                        "(hakka-play --max-sockets-per-seat raises it): close a tab", seat=seat,
-                        limit=self.limits.max_sockets_per_seat)
+            bound = Msg("seat {seat} already has {limit} connections open, the bound (hakka-play --max-sockets-per-seat): close a tab",
+                        seat=seat, limit=self.limits.max_sockets_per_seat)
             await ws.send_text(json.dumps(self.error(bound, lang, kind="refused")))
             await ws.close(code=POLICY, reason="too many connections to this seat")
             return
