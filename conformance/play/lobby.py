@@ -113,6 +113,7 @@ async def join(server: PlayServer, request: Request) -> Response:
         if seat is None:
             return _refuse(request, Msg("every seat of this table is taken"), 409)
     held.last_active = server.clock()
+    await server.tell_host(table)
     return JSONResponse({"table": table.id, "seat": seat, "url": _seat_url(table, seat)})
 
 

@@ -189,6 +189,15 @@ class PlayServer:
         except Exception:  # noqa: BLE001 - a socket closing under us: forget it
             held.sockets[seat].pop(ws, None)
 
+    async def tell_host(self, table: Table) -> None:
+        """The creator's page lists the invitations still open: a seat just taken leaves the list."""
+        held = self.open.get(table.id)
+        if held is None or table.host is None:
+            return
+        text = json.dumps({"type": "invite", "invite": self.invites(table)})
+        for ws in list(held.sockets[table.host]):
+            await self._send(held, table.host, ws, text)
+
     def wake_bots(self, table: Table) -> None:
         held = self.open.get(table.id)
         if held is not None and (held.bots is None or held.bots.done()):

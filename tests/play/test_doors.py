@@ -203,6 +203,8 @@ def test_each_person_gets_their_own_seat_link_once_and_no_page_holds_another_sea
     assert httpx.get(live.base + created["invites"][0]["url"]).status_code == 200  # the page that redeems it
     taken = httpx.post(f"{live.base}/api/join", json={"table": table.id, "invite": invite})
     assert taken.status_code == 200 and taken.json()["seat"] == 1 and tokens[1] in taken.json()["url"]
+    update = host.until(lambda m: m["type"] == "invite")  # the host's page drops the invitation just used
+    assert [i["seat"] for i in update["invite"]] == [2] and tokens[1] not in json.dumps(update)
     again = httpx.post(f"{live.base}/api/join", json={"table": table.id, "invite": invite})
     assert again.status_code == 403 and tokens[1] not in again.text
     guest = SeatClient(live.ws_base, table.id, tokens[1])

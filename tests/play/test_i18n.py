@@ -185,3 +185,24 @@ def test_refusals_are_in_the_sockets_language_naming_their_clause(live) -> None:
     assert form.json()["error"].startswith("يجب أن يكون الطلب بصيغة JSON")
     rebound = httpx.get(f"{live.base}/", headers={"Host": "evil.example", "Accept-Language": "fr"})
     assert rebound.status_code == 403 and rebound.json()["error"].startswith("L'hôte 'evil.example'")
+
+
+def test_a_clause_statement_comes_from_the_rulebooks_catalog_when_it_has_one(tmp_path, monkeypatch) -> None:
+    import conformance.play.i18n as i18n
+    from conformance.play.rules import Rulebook
+
+    clauses = Rulebook.default().clauses
+    english = " ".join(clauses["CALL-1"]["statement"].split())
+    folder = tmp_path / "fr" / "LC_MESSAGES" / "rules"
+    folder.mkdir(parents=True)
+    (folder / "call.po").write_text(
+        'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        f'msgid "{english}"\nmsgstr "Le Donneur parle le premier."\n', encoding="utf-8")
+    monkeypatch.setattr(i18n, "RULEBOOK_LOCALE", tmp_path)
+    i18n.rulebook_catalog.cache_clear()
+    try:
+        assert i18n.statement(clauses, "CALL-1", "fr") == {"text": "Le Donneur parle le premier.", "lang": "fr"}
+        assert i18n.statement(clauses, "CALL-1", "de") == {"text": english, "lang": "en"}  # no German catalog
+        assert i18n.statement(clauses, "NO-1", "fr") is None
+    finally:
+        i18n.rulebook_catalog.cache_clear()

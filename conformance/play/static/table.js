@@ -50,6 +50,7 @@
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
       if (msg.type === "hello") { links = msg.links || {}; showInvite(msg.invite || []); }
+      else if (msg.type === "invite") showInvite(msg.invite || []);
       else if (msg.type === "view") { view = msg; hideError(); render(); }
       else if (msg.type === "error") { showError(msg); if (msg.kind === "forbidden") fatal = true; }
     };
