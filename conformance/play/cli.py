@@ -111,6 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     own = f"{base}/table/{table.id}?token={table.seats[mine or 0].token}"
     first = f"{base}/replay/view?id=cli" if args.replay else own
     print(f"Hakka Cards table at {base}  (Ctrl-C stops it)")
+    if args.host not in LOOPBACK and not args.allow_host:
+        print("note: the table answers only to the names it is reached by: add --allow-host NAME for each "
+              "name or address your friends' browsers use (e.g. this machine's address on your network)")
     if profile.changed():
         print("options: " + ", ".join(f"{k}={v}" for k, v in profile.changed().items()))
     print(f"  your seat {mine}: {own}")

@@ -116,6 +116,11 @@ def rulebook_catalog(lang: str) -> Mapping[str, str]:
     return out
 
 
+def rulebook_text(lang: str, english: str) -> str:
+    """A text of spec/ (a clause's title, say) in ``lang`` where the rulebook's catalog has it, else as it is."""
+    return rulebook_catalog(lang).get(" ".join(english.split()), english)
+
+
 def statement(clauses: Mapping[str, Mapping[str, Any]], rule: str, lang: str) -> dict[str, str] | None:
     """A clause's statement and its language: from the rulebook's catalog of ``lang`` when it has the
     statement, else the English of spec/clauses.yaml (shown with the clause ID)."""

@@ -49,7 +49,7 @@ from reference_engine import HakkaError
 
 from ..paths import PACKAGE_DIR
 from .doors import LOOPBACK, POLICY, ASGIApp, BadFrame, Doors, Limits, read_frame
-from .i18n import COOKIE, LANGUAGES, Msg, choose, page, statement
+from .i18n import COOKIE, LANGUAGES, Msg, choose, page, rulebook_text, statement
 from .replay import corpus, index, load_replay
 from .rules import Rulebook
 from .table import Table, TableError
@@ -154,7 +154,7 @@ class PlayServer:
             out["message"] = exc.render(lang)
             return out
         out.update(kind=exc.kind, rule=exc.rule, href=self.rulebook.href(exc.rule),
-                   title=self.rulebook.title(exc.rule) if exc.rule else None,
+                   title=rulebook_text(lang, self.rulebook.title(exc.rule)) if exc.rule else None,
                    statement=statement(self.rulebook.clauses, exc.rule, lang) if exc.rule else None)
         if isinstance(exc, TableError):
             out["message"] = exc.msg.render(lang)
@@ -259,8 +259,8 @@ class PlayServer:
         held.last_active = self.clock()
         try:
             invite = self.invites(table) if seat == table.host else []
-            await ws.send_text(json.dumps({"type": "hello", "seat": seat, "links": self.rulebook.links(),
-                                           "invite": invite, "lang": lang}))
+            links = {rule: {**link, "title": rulebook_text(lang, link["title"])} for rule, link in self.rulebook.links().items()}
+            await ws.send_text(json.dumps({"type": "hello", "seat": seat, "links": links, "invite": invite, "lang": lang}))
             if len(sockets) == 1:  # the seat comes online: every socket's view shows it
                 await self.broadcast(table)
             else:  # another tab of a seat already online: only this socket needs the view

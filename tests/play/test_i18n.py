@@ -195,14 +195,17 @@ def test_a_clause_statement_comes_from_the_rulebooks_catalog_when_it_has_one(tmp
     english = " ".join(clauses["CALL-1"]["statement"].split())
     folder = tmp_path / "fr" / "LC_MESSAGES" / "rules"
     folder.mkdir(parents=True)
+    title = clauses["CALL-1"]["title"]
     (folder / "call.po").write_text(
         'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
-        f'msgid "{english}"\nmsgstr "Le Donneur parle le premier."\n', encoding="utf-8")
+        f'msgid "{english}"\nmsgstr "Le Donneur parle le premier."\n\n'
+        f'msgid "{title}"\nmsgstr "Qui parle en premier"\n', encoding="utf-8")
     monkeypatch.setattr(i18n, "RULEBOOK_LOCALE", tmp_path)
     i18n.rulebook_catalog.cache_clear()
     try:
         assert i18n.statement(clauses, "CALL-1", "fr") == {"text": "Le Donneur parle le premier.", "lang": "fr"}
         assert i18n.statement(clauses, "CALL-1", "de") == {"text": english, "lang": "en"}  # no German catalog
         assert i18n.statement(clauses, "NO-1", "fr") is None
+        assert i18n.rulebook_text("fr", title) == "Qui parle en premier" and i18n.rulebook_text("hi", title) == title
     finally:
         i18n.rulebook_catalog.cache_clear()
