@@ -74,7 +74,7 @@
   const meta = el("p", "");
   meta.append(el("code", "", data.id), document.createTextNode(` · ${data.kind} · ${data.file}${data.line ? ":" + data.line : ""} · `));
   for (const c of data.clauses) { meta.append(link(c), document.createTextNode(" ")); }
-  const opts = typeof data.requires === "string" || !data.requires ? (data.requires || _("defaults"))
+  const opts = typeof data.requires === "string" || !data.requires ? (!data.requires || data.requires === "defaults" ? _("defaults") : data.requires)
     : Object.entries(data.requires).map(([k, v]) => `${k}=${v}`).join(", ") || _("defaults");
   meta.append(document.createTextNode(" · " + _("options: {options}", { options: opts })));
   head.append(meta);
