@@ -259,8 +259,8 @@ def action_text_problem(text: str) -> str:
     verb = words[0].lower()
     if verb not in verbs:
         hint = difflib.get_close_matches(verb, verbs, n=1)
-        return (("" if len(words) == 1 else f"{text!r}: ") + f"unknown action verb {words[0]!r}"
-                + (f" (did you mean {hint[0]!r}?)" if hint else "")
+        return (("" if len(words) == 1 else f"{text!r}: ") + f"unknown action verb {words[0]!r} ({words[0]!r} is not a verb"
+                + (f"; did you mean {hint[0]!r}?)" if hint else ")")
                 + f"; the verbs are {listed}")
     if verb in VERBS_ALONE and len(words) > 1:
         return f"{text!r}: {verb!r} takes no cards"
@@ -309,6 +309,7 @@ def _semantic_problems(doc: YamlDocument, index: int, item: dict[str, Any], spec
     base = f"/scenarios/{index}"
     sid = item["id"]
     problems = _value_problems(doc, base, item, sid)
+    typed = not problems  # a deal is judged once its values are of the right types
     body = item.get("count")
     if isinstance(body, dict):
         for j, step in enumerate(body.get("prefix", ())):
@@ -331,7 +332,8 @@ def _semantic_problems(doc: YamlDocument, index: int, item: dict[str, Any], spec
                 problems.append(Problem(doc.path, doc.line_of(p), f"unknown option {option!r} of {decision} (options: {known})", p, sid))
     if "pattern" in item and "current" in item["pattern"]:
         problems.extend(_premise_problems(doc, base, item))
-    problems.extend(_deal_problems(doc, base, item))
+    if typed:
+        problems.extend(_deal_problems(doc, base, item))
     generated = bool(item.get("generated", False))
     if generated and not under_generated:
         p = f"{base}/generated"

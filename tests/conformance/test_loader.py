@@ -233,7 +233,7 @@ def test_a_game_deal_of_eleven_cards_fails_check(tmp_path, schemas, mini_spec):
 
 def test_an_unknown_action_verb_is_named_as_a_verb_with_the_verbs_allowed(tmp_path, schemas, mini_spec):
     [p] = problems([write(tmp_path, "v.yaml", TRAJECTORY.replace("do: pass", "do: passs"))], schemas, mini_spec)
-    assert "unknown action verb 'passs' (did you mean 'pass'?)" in p
+    assert "unknown action verb 'passs' ('passs' is not a verb; did you mean 'pass'?)" in p
     assert "the verbs are call, pass, play, discard, claim, continue, tigers, decline" in p
     assert "not a card" not in p
 
