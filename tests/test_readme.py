@@ -122,7 +122,7 @@ def test_readme_closing_line_of_the_node_example_is_true(capsys: pytest.CaptureF
 
 def test_readme_says_how_long_the_tests_take_and_offers_a_quick_subset() -> None:
     text = _text()
-    assert re.search(r"take about \d+ minutes on two idle cores", text), "say how long the whole suite takes"
+    assert re.search(r"takes? about \d+ minutes on two idle cores", text), "say how long the whole suite takes"
     quick = re.search(r"python -m pytest -m '(not slow and not wheel)'", text)
     assert quick is not None, "offer a quick subset"
     config = (README.parent / "pyproject.toml").read_text(encoding="utf-8")
