@@ -386,10 +386,11 @@ def _deal_problems(doc: YamlDocument, base: str, item: dict[str, Any]) -> list[P
                 deal_hand(setup["dealer"], with_seeds(setup, int), DEFAULT_PROFILE)
         except SetupError as exc:
             at = pointer
-            if exc.seat is not None and not is_game:
-                at = f"{pointer}/hands/{exc.seat}"
-            elif is_game and (m := re.match(r"deal (\d+)", exc.message)):
-                at = f"{pointer}/deals/{int(m.group(1)) - 1}"
+            if is_game:  # a later deal's error names it ("deal 3: …"); the first deal's is the hand's own
+                m = re.match(r"deal (\d+)", exc.message)
+                at = f"{pointer}/deals/{int(m.group(1)) - 1 if m else 0}"
+            if exc.seat is not None:
+                at = f"{at}/hands/{exc.seat}"
             rule = f" [{exc.rule}]" if exc.rule else ""
             problems.append(Problem(doc.path, doc.line_of(at), f"no deal the rules allow: {exc.message}{rule}", at, item["id"]))
     return problems

@@ -229,6 +229,7 @@ def test_a_game_deal_of_eleven_cards_fails_check(tmp_path, schemas, mini_spec):
     game = game.replace("Sup9 Gon1 Gon2 Gon3", "Sup9 Gon1 Gon2")
     [p] = problems([write(tmp_path, "g.yaml", game)], schemas, mini_spec)
     assert "no deal the rules allow" in p and "must hold 12 card(s), not 11" in p and "[DEAL-4]" in p
+    assert "/game/setup/deals/0/hands/0" in p
 
 
 def test_an_unknown_action_verb_is_named_as_a_verb_with_the_verbs_allowed(tmp_path, schemas, mini_spec):
