@@ -208,6 +208,8 @@ def _hands(expected: Mapping[str, Any], actual: Any) -> Mismatch | None:
 
 
 _OBSERVED_CARDS = ("hand", "elders")
+_OPTIONAL_OBSERVED = ("legal", "result")
+"""Observation fields an engine may leave out: compared only when both sides send them (spec/PROTOCOL.md)."""
 
 
 def _history_entry(entry: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -230,9 +232,15 @@ def _observation(expected: Mapping[str, Any], actual: Any) -> Mismatch | None:
     for field, value in expected.items():
         if field == "seat":
             continue
+        if field in _OPTIONAL_OBSERVED and field not in actual:
+            continue
         have = actual.get(field)
         m: Mismatch | None
-        if field in _OBSERVED_CARDS or (field == "dreamer_card" and value is not None):
+        if field == "legal" and value is not None:
+            m = _legal(value, have if isinstance(have, Mapping) else {})
+        elif field == "result" and value is not None:
+            m = _subset(field, value, have)
+        elif field in _OBSERVED_CARDS or (field == "dreamer_card" and value is not None):
             m = _cards_diff(field, value, have)
         elif field == "history":
             exp_h = [_history_entry(e) for e in value]

@@ -30,14 +30,17 @@ from pathlib import Path
 from typing import Any
 
 from reference_engine.cards import parse_mask
-from reference_engine.errors import HakkaError
+from reference_engine.errors import HakkaError, SetupError
+from reference_engine.game import Game, deal_hand
 from reference_engine.patterns import INITIAL_ELDERS
 from reference_engine.premises import premise_problem
+from reference_engine.profile import DEFAULT_PROFILE
 
 from .errors import InputError, Problem
-from .notation import action_cards
-from .paths import display_path
+from .notation import VERBS_ALONE, VERBS_WITH_CARDS, action_cards
+from .paths import DEFAULT_SCENARIOS_DIR, display_path
 from .schemas import Schemas, best_errors, card_text_problem, describe_error
+from .setups import with_seeds
 from .specdata import SpecData
 from .yamlsource import YamlDocument, escape_pointer_token, load_yaml, pointer_of
 
@@ -236,11 +239,34 @@ def _schema_problems(doc: YamlDocument, schemas: Schemas) -> list[Problem]:
             problems.append(Problem(doc.path, doc.key_line(key_pointer),
                                     f"key {error.instance!r}: {describe_error(error)}", key_pointer, scenario_id))
             continue
-        message = describe_error(error)
+        if error.validator == "pattern" and isinstance(error.schema, dict) and error.schema.get("x-action-text"):
+            message = action_text_problem(str(error.instance))
+        else:
+            message = describe_error(error)
         if doc.data is None:
             message = "the file is empty: expected a top-level `scenarios:` list"
         problems.append(Problem(doc.path, line, message, pointer, scenario_id))
     return problems
+
+
+def action_text_problem(text: str) -> str:
+    """What is wrong with the text of an action (spec/README.md, Actions): the verb first, then the cards."""
+    words = text.split()
+    verbs = (*VERBS_ALONE[:2], *VERBS_WITH_CARDS, *VERBS_ALONE[2:])
+    listed = ", ".join(verbs)
+    if not words:
+        return f"an empty action: the verbs are {listed}"
+    verb = words[0].lower()
+    if verb not in verbs:
+        hint = difflib.get_close_matches(verb, verbs, n=1)
+        return (("" if len(words) == 1 else f"{text!r}: ") + f"unknown action verb {words[0]!r} ({words[0]!r} is not a verb"
+                + (f"; did you mean {hint[0]!r}?)" if hint else ")")
+                + f"; the verbs are {listed}")
+    if verb in VERBS_ALONE and len(words) > 1:
+        return f"{text!r}: {verb!r} takes no cards"
+    if verb in VERBS_WITH_CARDS and len(words) == 1:
+        return f"{text!r}: {verb!r} names the cards it plays or discards, e.g. '{verb} Sup3 Sup4 Sup5'"
+    return card_text_problem(text)
 
 
 def _at(data: Any, path: list[Any]) -> Any:
@@ -283,12 +309,13 @@ def _semantic_problems(doc: YamlDocument, index: int, item: dict[str, Any], spec
     base = f"/scenarios/{index}"
     sid = item["id"]
     problems = _value_problems(doc, base, item, sid)
+    typed = not problems  # a deal is judged once its values are of the right types
     body = item.get("count")
     if isinstance(body, dict):
         for j, step in enumerate(body.get("prefix", ())):
             if isinstance(step, dict) and isinstance(step.get("do"), str) and action_cards(step["do"]) is None:
                 p = f"{base}/count/prefix/{j}/do"
-                problems.append(Problem(doc.path, doc.line_of(p), card_text_problem(step["do"]), p, sid))
+                problems.append(Problem(doc.path, doc.line_of(p), action_text_problem(step["do"]), p, sid))
     if spec.clauses is not None:
         for j, clause in enumerate(item["clauses"]):
             if clause not in spec.clauses:
@@ -305,6 +332,8 @@ def _semantic_problems(doc: YamlDocument, index: int, item: dict[str, Any], spec
                 problems.append(Problem(doc.path, doc.line_of(p), f"unknown option {option!r} of {decision} (options: {known})", p, sid))
     if "pattern" in item and "current" in item["pattern"]:
         problems.extend(_premise_problems(doc, base, item))
+    if typed:
+        problems.extend(_deal_problems(doc, base, item))
     generated = bool(item.get("generated", False))
     if generated and not under_generated:
         p = f"{base}/generated"
@@ -333,11 +362,46 @@ def _premise_problems(doc: YamlDocument, base: str, item: dict[str, Any]) -> lis
     return [Problem(doc.path, doc.line_of(p), f"no hand reaches this position: {problem}", p, item["id"])]
 
 
+def _deal_problems(doc: YamlDocument, base: str, item: dict[str, Any]) -> list[Problem]:
+    """A setup that must be played (not a `setup` scenario's refused `start`) must be a deal the rules allow.
+
+    The rules of a deal (DEAL-4: 12 cards to each active player, 1 to the Dreamer; CARDS-1: each
+    card once) are the reference engine's to judge, through its public ``Hand`` and ``Game``; without
+    this an 11-card hand passes `check` and fails only at `run`.
+    """
+    where: list[tuple[str, Mapping[str, Any], bool]] = []
+    for kind in ("trajectory", "count"):
+        if isinstance(item.get(kind), dict):
+            where.append((f"{base}/{kind}/setup", item[kind]["setup"], False))
+    if isinstance(item.get("setup"), dict) and "before" in item["setup"]:
+        where.append((f"{base}/setup/before", item["setup"]["before"], False))
+    if isinstance(item.get("game"), dict):
+        where.append((f"{base}/game/setup", item["game"]["setup"], True))
+    problems = []
+    for pointer, setup, is_game in where:
+        try:
+            if is_game:
+                Game(setup["first_dealer"], [with_seeds(d, int) for d in setup["deals"]])
+            else:
+                deal_hand(setup["dealer"], with_seeds(setup, int), DEFAULT_PROFILE)
+        except SetupError as exc:
+            at = pointer
+            if is_game:  # a later deal's error names it ("deal 3: …"); the first deal's is the hand's own
+                m = re.match(r"deal (\d+)", exc.message)
+                at = f"{pointer}/deals/{int(m.group(1)) - 1 if m else 0}"
+            if exc.seat is not None:
+                at = f"{at}/hands/{exc.seat}"
+            rule = f" [{exc.rule}]" if exc.rule else ""
+            problems.append(Problem(doc.path, doc.line_of(at), f"no deal the rules allow: {exc.message}{rule}", at, item["id"]))
+    return problems
+
+
 def load_scenarios(paths: Iterable[Path], schemas: Schemas, spec: SpecData) -> list[Scenario]:
     """Load and check every scenario of ``paths``; raise :class:`InputError` listing every problem."""
     problems: list[Problem | str] = []
     scenarios: list[Scenario] = []
     first_seen: dict[str, Scenario] = {}
+    path_of: dict[str, Path] = {}
     for path, folders in _discover(paths):
         shown = display_path(path)
         doc, probs = load_yaml(path, shown)
@@ -359,17 +423,35 @@ def load_scenarios(paths: Iterable[Path], schemas: Schemas, spec: SpecData) -> l
                 requires=item.get("requires"), tags=tuple(item.get("tags", ())), kind=kind,
                 data=item, file=shown, line=doc.line_of(pointer) or 1, pointer=pointer, document=doc)
             if scenario.id in first_seen:
-                other = first_seen[scenario.id]
-                problems.append(Problem(shown, doc.line_of(pointer + "/id"),
-                                        f"duplicate scenario ID (first defined at {other.file}:{other.line_of('id')})",
-                                        pointer + "/id", scenario.id))
+                problems.append(_duplicate(first_seen[scenario.id], path_of[scenario.id], scenario, path))
                 continue
             first_seen[scenario.id] = scenario
+            path_of[scenario.id] = path
             if not sem:
                 scenarios.append(scenario)
     if problems:
         raise InputError(problems)
     return scenarios
+
+
+def _newness(path: Path) -> tuple[bool, float]:
+    """How new a scenario file looks: outside the shipped corpus first, then the later modified."""
+    resolved = path.resolve()
+    in_corpus = resolved.is_relative_to(DEFAULT_SCENARIOS_DIR.resolve())
+    try:
+        mtime = resolved.stat().st_mtime
+    except OSError:
+        mtime = 0.0
+    return (not in_corpus, mtime)
+
+
+def _duplicate(first: Scenario, first_path: Path, later: Scenario, later_path: Path) -> Problem:
+    """A duplicate ID, blamed on the new file (not in the corpus, else the later modified, else the later loaded)."""
+    new, old = (first, later) if _newness(first_path) > _newness(later_path) else (later, first)
+    where = f"{old.file}:{old.line_of('id')}"
+    return Problem(new.file, new.line_of("id"),
+                   f"duplicate scenario ID: {where} already defines {new.id!r}; scenario IDs are unique and never "
+                   f"reused, so give this one another ID", new.pointer + "/id", new.id)
 
 
 @dataclass(frozen=True)

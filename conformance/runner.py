@@ -286,6 +286,7 @@ class ScenarioRunner:
         setup = {"game": body["setup"]} if scenario.kind == "game" else dict(body["setup"])
         self._start(scenario, info, ctx, setup)
         state = self._state(ctx)
+        observing = _observes(body)
         for i, step in enumerate(body.get("steps", ())):
             ctx.begin(f"steps[{i}]", scenario.step_line(i), i)
             if "do" in step:
@@ -296,6 +297,7 @@ class ScenarioRunner:
             elif "reject" in step:
                 ctx.action = f"seat {step['seat']} reject {step['reject']!r}"
                 before = state
+                seen = self._all_observations(ctx) if observing else None
                 answer = self._act(ctx, step["seat"], step["reject"])
                 if answer["ok"]:
                     raise _Outcome(FAIL, f"the engine accepted {step['reject']!r} by seat {step['seat']}, "
@@ -311,6 +313,8 @@ class ScenarioRunner:
                 if state != before:
                     raise _Outcome(FAIL, "the state changed after a rejected action", "state",
                                    state_diff(before, state))
+                if seen is not None:
+                    self._same_observations(ctx, seen)
             if "expect" in step:
                 self._check(ctx, step["expect"], state)
         if "final" in body:
@@ -329,6 +333,19 @@ class ScenarioRunner:
                 self._require_ok(answer, f"`observe` for seat {seat}", "observe")
                 seen[seat] = answer["observation"]
         return seen
+
+    def _all_observations(self, ctx: _Context) -> list[Any]:
+        answers = [self._call(ctx, {"cmd": "observe", "seat": seat}) for seat in range(4)]
+        for seat, answer in enumerate(answers):
+            self._require_ok(answer, f"`observe` for seat {seat}", "observe")
+        return [answer["observation"] for answer in answers]
+
+    def _same_observations(self, ctx: _Context, before: list[Any]) -> None:
+        """A refused action leaves every seat's `observe` as it was (spec/SCENARIOS.md), not only `state`."""
+        for seat, (old, new) in enumerate(zip(before, self._all_observations(ctx), strict=True)):
+            if old != new:
+                raise _Outcome(FAIL, f"the observation of seat {seat} changed after a rejected action",
+                               f"observe.{seat}", state_diff(old, new), ("observe",))
 
     def _check(self, ctx: _Context, expect: Mapping[str, Any], state: Mapping[str, Any]) -> None:
         mismatches = check_expectations(expect, state, self._observations(ctx, expect))

@@ -13,10 +13,11 @@ checks only the protocol's promises (spec/PROTOCOL.md).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TextIO
 
 from .engine import Engine, EngineInfo
-from .errors import AdapterError
+from .errors import AdapterError, EngineCrashed
 from .specdata import SpecData
 
 MAX_ACTIONS = 200
@@ -91,14 +92,54 @@ def _call(engine: Engine, report: SmokeReport, message: dict[str, Any], advice: 
         raise _Stop from None
 
 
+SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".py", ".rb", ".pl", ".php", ".lua", ".jar", ".sh", ".exe", ".wasm")
+STDERR_LINES_SHOWN = 12
+
+
+def missing_files(argv: tuple[str, ...]) -> list[str]:
+    """Arguments of an engine's command that look like files (a path, a script) and do not exist.
+
+    The program itself (``argv[0]``) is checked before the engine starts; a missing script given
+    to an interpreter (``node engine.js``) is found only here, or by the interpreter's own error.
+    """
+    return [arg for arg in argv[1:] if not arg.startswith("-") and ("/" in arg or arg.endswith(SCRIPT_SUFFIXES))
+            and not Path(arg).exists()]
+
+
+def _stderr_said(engine: Engine) -> str:
+    lines = engine.take_stderr().strip().splitlines()
+    if not lines:
+        return ""
+    shown = lines[:STDERR_LINES_SHOWN] + ([f"[… {len(lines) - STDERR_LINES_SHOWN} more lines]"]
+                                          if len(lines) > STDERR_LINES_SHOWN else [])
+    return "\n      the engine wrote on stderr:\n" + "\n".join("        " + line for line in shown)
+
+
+def _start_problem(engine: Engine, report: SmokeReport, exc: AdapterError) -> None:
+    """Why the engine did not shake hands: a missing file and a crash first, with its stderr; the format last."""
+    said = _stderr_said(engine)
+    missing = missing_files(engine.spec.argv) if engine.spec.kind == "cmd" else []
+    if missing:
+        report.problem(f"the engine's command names {missing[0]!r}, which does not exist (looked for from "
+                       f"{Path.cwd()}); the engine exited before answering `hello`{said}",
+                       "fix the path in --engine: a relative path is taken from the directory you run "
+                       "hakka-conformance in")
+    elif isinstance(exc, EngineCrashed):
+        report.problem(f"handshake: the engine exited before answering `hello` ({exc}){said}",
+                       "run the engine's command by hand and read its error; an engine keeps running, reading "
+                       "one JSON request per line on stdin, until `stop`")
+    else:
+        report.problem(f"handshake: {exc}{said}",
+                       "answer {\"cmd\": \"hello\", \"protocol\": 2} with one JSON line: "
+                       "ok, protocol, engine {name, version}, options, configurable, capabilities "
+                       "(spec/PROTOCOL.md, `hello`); write nothing else to stdout")
+
+
 def _handshake(engine: Engine, spec: SpecData, report: SmokeReport) -> None:
     try:
         info = engine.ensure_started()
     except AdapterError as exc:
-        report.problem(f"handshake: {exc}",
-                       "answer {\"cmd\": \"hello\", \"protocol\": 2} with one JSON line: "
-                       "ok, protocol, engine {name, version}, options, configurable, capabilities "
-                       "(spec/PROTOCOL.md, `hello`); write nothing else to stdout")
+        _start_problem(engine, report, exc)
         raise _Stop from None
     report.info = info
     report.ok(f"handshake: {info.name} {info.version}, protocol {info.protocol}, "

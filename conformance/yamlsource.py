@@ -142,6 +142,37 @@ class _Builder:
         return self.constructor.construct_object(node, deep=True)
 
 
+_INDENTATION_PROBLEMS = ("mapping values are not allowed", "did not find expected key",
+                         "did not find expected '-' indicator", "expected <block end>")
+
+
+def yaml_hint(exc: yaml.MarkedYAMLError, text: str) -> str | None:
+    """What to fix for the YAML errors a person makes most (indentation, tabs, brackets), or None."""
+    problem, mark = str(exc.problem or ""), exc.problem_mark
+    if mark is None:
+        return None
+    lines = text.splitlines()
+    number = mark.line + 1
+    if "tab" in problem:
+        return f"line {number} is indented with a tab: YAML indents with spaces only"
+    if "expected ',' or ']'" in problem or "expected ',' or '}'" in problem:
+        opened = exc.context_mark.line + 1 if exc.context_mark else number
+        return f"check the brackets and quotes from line {opened}: a `[` or `{{` opened there is not closed"
+    if not any(p in problem for p in _INDENTATION_PROBLEMS) or mark.line >= len(lines):
+        return None
+    here = lines[mark.line]
+    above = next((k for k in range(mark.line - 1, -1, -1)
+                  if lines[k].strip() and not lines[k].lstrip().startswith("#")), None)
+    indent = len(here) - len(here.lstrip(" "))
+    hint = f"check the indentation of line {number}: {here.strip()!r} is indented {indent} spaces"
+    if above is not None:
+        hint += f", line {above + 1} above it {len(lines[above]) - len(lines[above].lstrip(' '))}"
+    hint += "; the keys of one mapping, and the items of one list, line up"
+    if "mapping values" in problem:
+        hint += " (or, if the value holds ': ', put it in quotes)"
+    return hint
+
+
 def load_yaml(path: Path, display: str | None = None) -> tuple[YamlDocument | None, list[Problem]]:
     """Load one YAML file safely. Returns the document (or ``None``) and the problems found."""
     shown = display or str(path)
@@ -172,7 +203,8 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[YamlDocument | No
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         msg = " ".join(str(x) for x in (exc.context, exc.problem) if x)
-        return None, [Problem(shown, line, f"invalid YAML: {msg}")]
+        hint = yaml_hint(exc, text)
+        return None, [Problem(shown, line, f"invalid YAML: {msg}" + (f"; {hint}" if hint else ""))]
     except yaml.YAMLError as exc:
         return None, [Problem(shown, None, f"invalid YAML: {exc}")]
     doc = YamlDocument(shown, None)

@@ -124,8 +124,8 @@ def _options(value: Any) -> str | None:
 def _seed(value: Any) -> str | None:
     if _is_int(value) and 0 <= value <= MAX_SEED:
         return None
-    if isinstance(value, str) and _DECIMAL.match(value) and int(value) <= MAX_SEED:
-        return None
+    if isinstance(value, str) and _DECIMAL.match(value):
+        return None  # of the schema's form; a value past 2^64-1 is no 64-bit seed: bad-setup (DEAL-5), not malformed
     return f"a seed is a decimal string (or, in protocol 1, an integer) 0 to 2^64-1, not {value!r}"
 
 

@@ -19,6 +19,7 @@ recomputes the cheap depths of every count scenario with the same perft.
 
 from __future__ import annotations
 
+import argparse
 import copy
 import importlib.util
 import os
@@ -337,8 +338,20 @@ def generate(verbose: bool = True) -> dict[str, str]:
     return files
 
 
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """The command line: ``--help`` prints the help and does nothing else (argparse exits before any work)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.make_count_scenarios",
+        description="Compute the perft counts of the COUNT scenarios (tools/data/count_scenarios.yaml) with the "
+                    "independent oracle, check the numbers worked out by hand, and write "
+                    "conformance/scenarios/counts/*.yaml.")
+    parser.add_argument("--check", action="store_true",
+                        help="only compare: exit 1, naming the files, if the YAML on disk is out of date")
+    return parser.parse_args(argv)
+
+
 def main(argv: Sequence[str]) -> int:
-    check = "--check" in argv
+    check = parse_args(argv).check
     files = generate()
     stale = []
     for name, text in files.items():

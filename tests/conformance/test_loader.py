@@ -172,7 +172,82 @@ def test_duplicate_ids_across_files_name_both_places(tmp_path, schemas, mini_spe
     a = write(tmp_path, "s/a.yaml", GOOD)
     b = write(tmp_path, "s/sub/b.yaml", "\n\n" + GOOD)
     [p] = problems([tmp_path / "s"], schemas, mini_spec)
-    assert p.startswith(f"{b}:4: scenario run-ok: duplicate scenario ID (first defined at {a}:2)")
+    assert p.startswith(f"{b}:4: scenario run-ok: duplicate scenario ID: {a}:2 already defines 'run-ok'")
+
+
+def test_a_duplicate_id_blames_the_new_file_outside_the_corpus_and_names_both(tmp_path, schemas):
+    # The new file is loaded first (it sorts, or is named, before the corpus): the corpus file is not to blame.
+    from conformance.paths import DEFAULT_SCENARIOS_DIR, default_spec_dir
+    new = write(tmp_path, "aaa.yaml", GOOD.replace("run-ok", "obs-discard-hidden-from-others").replace(
+        "[PAT-1]", "[OBS-1]").replace("{D17: no}", "defaults"))
+    [p] = problems([new, DEFAULT_SCENARIOS_DIR], schemas, load_spec_data(default_spec_dir()))
+    assert p.startswith(f"{new}:2: scenario obs-discard-hidden-from-others: duplicate scenario ID: ")
+    assert "observation/observe.yaml:8 already defines 'obs-discard-hidden-from-others'" in p
+    assert "give this one another ID" in p
+
+
+def test_a_duplicate_id_blames_the_later_modified_file(tmp_path, schemas, mini_spec):
+    import os
+    newer = write(tmp_path, "s/a.yaml", GOOD)
+    older = write(tmp_path, "s/b.yaml", GOOD)
+    os.utime(older, (1_000_000_000, 1_000_000_000))
+    [p] = problems([tmp_path / "s"], schemas, mini_spec)
+    assert p.startswith(f"{newer}:2: scenario run-ok: duplicate scenario ID: {older}:2 already defines 'run-ok'")
+
+
+TRAJECTORY = """\
+scenarios:
+  - id: hand-ok
+    title: a hand
+    clauses: [PLAY-4]
+    trajectory:
+      setup:
+        dealer: 0
+        hands:
+          - "Sup1 Sup2 Sup3 Sup4 Sup5 Sup6 Sup7 Sup8 Sup9 Gon1 Gon2 Gon3"
+          - "Gon4 Gon5 Gon6 Gon7 Gon8 Gon9 Zok1 Zok2 Zok3 Zok4 Zok5 Zok6"
+          - "Sin9"
+          - "Zok7 Zok8 Zok9 Sin1 Sin2 Sin3 Sin4 Sin5 Sin6 Sin7 Sin8 WanSin"
+      steps:
+        - {seat: 0, do: pass}
+"""
+
+
+def test_a_hand_of_eleven_cards_fails_check_naming_the_seat_the_count_and_the_clause(tmp_path, schemas, mini_spec):
+    assert load_scenarios([write(tmp_path, "ok.yaml", TRAJECTORY)], schemas, mini_spec)
+    short = write(tmp_path, "s/short.yaml", TRAJECTORY.replace(" Gon3\"", "\"", 1).replace(
+        '"Zok7 ', '"Gon3 Zok7 ', 1))
+    [p] = problems([short], schemas, mini_spec)
+    assert p.startswith(f"{short}:9: scenario hand-ok: no deal the rules allow: seat 0 is an active player and "
+                        "must hold 12 card(s), not 11")
+    assert "[DEAL-4]" in p and "/trajectory/setup/hands/0" in p
+
+
+def test_a_game_deal_of_eleven_cards_fails_check(tmp_path, schemas, mini_spec):
+    game = TRAJECTORY.replace("trajectory:\n      setup:\n        dealer: 0\n        hands:",
+                              "game:\n      setup:\n        first_dealer: 0\n        deals:\n        - hands:")
+    game = game.replace("Sup9 Gon1 Gon2 Gon3", "Sup9 Gon1 Gon2")
+    [p] = problems([write(tmp_path, "g.yaml", game)], schemas, mini_spec)
+    assert "no deal the rules allow" in p and "must hold 12 card(s), not 11" in p and "[DEAL-4]" in p
+    assert "/game/setup/deals/0/hands/0" in p
+
+
+def test_an_unknown_action_verb_is_named_as_a_verb_with_the_verbs_allowed(tmp_path, schemas, mini_spec):
+    [p] = problems([write(tmp_path, "v.yaml", TRAJECTORY.replace("do: pass", "do: passs"))], schemas, mini_spec)
+    assert "unknown action verb 'passs' ('passs' is not a verb; did you mean 'pass'?)" in p
+    assert "the verbs are call, pass, play, discard, claim, continue, tigers, decline" in p
+    assert "not a card" not in p
+
+
+def test_a_yaml_indentation_error_says_what_to_fix(tmp_path, schemas, mini_spec):
+    bad = write(tmp_path, "i.yaml", TRAJECTORY.replace("        - {seat: 0, do: pass}",
+                                                        "        - {seat: 0, do: pass}\n       - {seat: 1, do: pass}"))
+    [p] = problems([bad], schemas, mini_spec)
+    assert p.startswith(f"{bad}:15: invalid YAML:")
+    assert "check the indentation of line 15: '- {seat: 1, do: pass}' is indented 7 spaces, line 14 above it 8" in p
+    deeper = write(tmp_path, "j.yaml", GOOD.replace("    title: a run", "     title: a run"))
+    [p] = problems([deeper], schemas, mini_spec)
+    assert "check the indentation of line" in p
 
 
 def test_yaml_syntax_error_duplicate_key_and_empty_file(tmp_path, schemas, mini_spec):

@@ -252,9 +252,13 @@ def test_seeds_travel_as_decimal_strings() -> None:
         session = Session()
         assert session.handle({"cmd": "start", "setup": {"dealer": 0, "seed": seed}}) == {"ok": True}
         assert session.handle({"cmd": "state"})["hands"] == Checked.hands_of_seed(big)
-    for bad in (str(2**64), "-1", "01", "1e3", 1.0, True):
+    for bad in ("-1", "01", "1e3", str(10**20), 2**64, 1.0, True):
         r = Session().handle({"cmd": "start", "setup": {"dealer": 0, "seed": bad}})
         assert r["error"]["kind"] == "malformed", bad
+    # Of the schema's decimal form but past 2^64-1: no 64-bit seed to deal from (DEAL-5).
+    for past in (str(2**64), "9" * 20):
+        r = Session().handle({"cmd": "start", "setup": {"dealer": 0, "seed": past}})
+        assert r["error"] == {"kind": "bad-setup", "message": r["error"]["message"], "rule": "DEAL-5"}, past
 
 
 def test_count_divide_adds_up_to_the_count(s: Checked) -> None:

@@ -211,12 +211,15 @@ def test_an_observation_disagreement_is_written_as_a_scenario_with_an_observe_ex
     assert fuzz(FuzzConfig(engine=fakes.WrongHandSizes, hands=5, seed=0, out=None, observe=False)).ok
 
 
-def test_an_observation_field_no_scenario_can_hold_is_written_as_a_trace(tmp_path: Path) -> None:
+def test_a_wrong_observed_dealer_is_written_as_a_verified_scenario(tmp_path: Path) -> None:
+    # `observe` expectations hold every observation field (dealer included) since issue 21, section 2;
+    # before, this disagreement could only be written as a trace.
     out = tmp_path / "generated"
     report = fuzz(FuzzConfig(engine=fakes.WrongObservedDealer, hands=5, seed=0, out=out, shrink_seconds=5))
     d = report.disagreement
     assert d is not None and d.where == "observe" and d.detail == ["dealer"]
-    assert not report.written and len(report.traces) == 1
+    assert len(report.written) == 1 and not report.traces
+    assert "dealer:" in report.written[0].path.read_text()
 
 
 def test_replaying_the_choices_replays_the_hand() -> None:
