@@ -21,13 +21,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from ..engine import Engine
 from ..errors import AdapterError
 from .compare import (
     differing_result_fields,
     observation_field_differences,
     state_differences,
 )
-from .endpoints import Candidate, Message, Reference
+from .endpoints import Message, hand_outcomes
 from .model import (
     OBSERVE_MODES,
     CandidateFailure,
@@ -81,8 +82,8 @@ class Lockstep:
 
     def __init__(
         self,
-        reference: Reference,
-        candidate: Candidate,
+        reference: Engine,
+        candidate: Engine,
         options: Mapping[str, str] | None = None,
         *,
         send_options: bool = True,
@@ -104,15 +105,16 @@ class Lockstep:
         if states not in ("every", "last"):
             raise ValueError(f"states is every or last, not {states!r}")
         self.states = states
-        self.batch = ("batch" in candidate.capabilities) if batch is None else batch
-        self.playout = playout and reference.playout
+        self.batch = ("batch" in candidate.ensure_started().capabilities) if batch is None else batch
+        # the reference plays whole hands itself (`batch` with `playout`): the fast path
+        self.playout = playout and "playout" in reference.ensure_started().capabilities
         self.moves = Moves(self._ref, self.options, setup_kinds, probe_percent)
         self.requests = 0
 
     # ------------------------------------------------------------------ requests
 
     def _ref(self, message: Message) -> Message:
-        return self.reference.handle(message)
+        return self.reference.call(message)
 
     def _cand(self, trace: Trace, message: Message, reference_state: Message | None = None) -> Message:
         return self._cand_receive(trace, message, reference_state, self._cand_send(message))
@@ -219,7 +221,7 @@ class Lockstep:
         script = [_Record(e.get("act"), e.get("state") or {}, e.get("observations")) for e in entries]
         if probing:
             self._insert_probes(trace, script, chooser)
-        return Prepared(trace, script, self.reference.outcomes([s.rule for s in trace.steps if s.kind == "reject"]))
+        return Prepared(trace, script, hand_outcomes(self.reference, [s.rule for s in trace.steps if s.kind == "reject"]))
 
     def _finish_playout(self, prepared: Prepared) -> HandOutcome:
         """Compare the candidate's answers to a prepared hand. A hand that disagrees or fails is played
@@ -331,7 +333,7 @@ class Lockstep:
             raise FuzzerError(f"the reference did not end the hand within {MAX_STEPS} steps")
         if self.observe_mode == "last":
             script[-1] = _Record(script[-1].act, ref_state, self._ref_observations())
-        outcomes = self.reference.outcomes([s.rule for s in trace.steps if s.kind == "reject"])
+        outcomes = hand_outcomes(self.reference, [s.rule for s in trace.steps if s.kind == "reject"])
         found = self._candidate_batch(trace, script) if self.batch else self._candidate_steps(trace, script)
         if found is not None:
             return HandOutcome(found.trace, len(found.trace.steps), found, outcomes=outcomes)
@@ -429,7 +431,7 @@ class Lockstep:
         return None
 
     def _fail(self, trace: Trace, request: Message, reference_state: Message, message: str) -> NoReturn:
-        self.candidate.engine.adapter.kill()
+        self.candidate.kill()
         raise _Failed(CandidateFailure(trace=trace, request=request, status="error", message=message,
                                        reference_state=reference_state))
 
