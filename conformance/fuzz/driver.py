@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ..engine import Engine
-from ..errors import AdapterError
+from ..errors import AdapterError, ProtocolViolation
 from .compare import (
     differing_result_fields,
     observation_field_differences,
@@ -358,7 +358,7 @@ class Lockstep:
         first = self._upto(trace, 0)
         cand_start = self._cand(first, self._start_message(trace.setup, True), script[0].state)
         if not cand_start.get("ok"):
-            return Disagreement(first, "start", ["setup"], {"ok": True}, cand_start)
+            return self._judged(Disagreement(first, "start", ["setup"], {"ok": True}, cand_start), cand_start)
         for k, record in enumerate(script):
             sub = self._upto(trace, k)
             cand_act = None
@@ -414,7 +414,7 @@ class Lockstep:
                 return found
             self._fail(trace, message, script[0].state, f"the answer to batch is not a batch answer: {_short(answer)}")
         if not start.get("ok"):
-            return Disagreement(self._upto(trace, 0), "start", ["setup"], {"ok": True}, start)
+            return self._judged(Disagreement(self._upto(trace, 0), "start", ["setup"], {"ok": True}, start), start)
         if len(steps) != len(script) or not all(isinstance(e, dict) for e in steps):
             self._fail(trace, message, script[0].state,
                        f"the answer to batch has {len(steps)} steps, not {len(script)} (the start and each action)")
@@ -435,6 +435,25 @@ class Lockstep:
         raise _Failed(CandidateFailure(trace=trace, request=request, status="error", message=message,
                                        reference_state=reference_state))
 
+    def _judged(self, found: Disagreement, raw: Any) -> Disagreement:
+        """``found``, once the candidate's answer behind it is known to be schema-valid: an answer that breaks
+        its schema (a wrong type, an unknown enum value, NaN) is a protocol error, as the runner calls it,
+        never a disagreement about the rules. Checked only here, where the answers already differ."""
+        cmd = {"start": "start", "state": "state", "observe": "observe"}.get(found.where, "act")
+        request: Message = {"cmd": cmd}
+        if cmd == "act" and found.trace.steps:
+            step = found.trace.steps[-1]
+            request.update(seat=step.seat, action=step.action)
+        elif cmd == "observe":
+            request["seat"] = found.seat
+        try:
+            self.candidate.check_answer(cmd, raw)
+        except ProtocolViolation as exc:
+            raise _Failed(CandidateFailure(trace=found.trace, request=request, status="error", message=str(exc),
+                                           reference_state=found.before or found.reference,
+                                           invalid=True)) from None
+        return found
+
     def _compare(self, trace: Trace, k: int, script: list[_Record], cand_act: Any, cand_state: Any,
                  cand_obs: list[Any] | None) -> Disagreement | None:
         """The first difference between the candidate's answers and the reference's after step ``k``."""
@@ -442,32 +461,36 @@ class Lockstep:
         before = script[k - 1].state if k else None
         if k:
             step = trace.steps[-1]
+            raw_act = cand_act
             if not isinstance(cand_act, dict):
                 cand_act = {"ok": None, "answer": cand_act}
             if step.kind == "reject":
                 kind = cand_act.get("error", {}).get("kind") if isinstance(cand_act.get("error"), dict) else None
                 if cand_act.get("ok") is not False or kind != step.error:
-                    return Disagreement(trace, "reject", ["error"], record.act or {}, cand_act, before)
+                    return self._judged(Disagreement(trace, "reject", ["error"], record.act or {}, cand_act, before),
+                                        raw_act)
             elif not cand_act.get("ok"):
-                return Disagreement(trace, "act", ["accepted"], record.state, cand_act, before)
+                return self._judged(Disagreement(trace, "act", ["accepted"], record.state, cand_act, before), raw_act)
         ref_state = record.state
         if cand_state is None and self.states == "last" and k < len(script) - 1:
             return None  # states compared at the end only
         if not isinstance(cand_state, dict) or not cand_state.get("ok"):
-            return Disagreement(trace, "state", ["state"], ref_state,
-                                cand_state if isinstance(cand_state, dict) else {"ok": None}, before)
+            return self._judged(Disagreement(trace, "state", ["state"], ref_state,
+                                             cand_state if isinstance(cand_state, dict) else {"ok": None}, before),
+                                cand_state)
         fields = [] if cand_state == ref_state else state_differences(ref_state, cand_state)
         if fields:
             detail = []
             if "result" in fields:
                 detail = differing_result_fields(ref_state.get("result"), cand_state.get("result"))
-            return Disagreement(trace, "state", fields, ref_state, cand_state, before, detail=detail)
+            return self._judged(Disagreement(trace, "state", fields, ref_state, cand_state, before, detail=detail),
+                                cand_state)
         if cand_obs is not None and record.observations is not None:
             for seat in range(4):
                 ref_obs, obs = record.observations[seat], cand_obs[seat]
                 detail = [] if obs == ref_obs else observation_field_differences(ref_obs, obs)
                 if detail:
-                    return Disagreement(trace, "observe", ["observation"], ref_obs,
-                                        obs if isinstance(obs, dict) else {"ok": None}, before, seat=seat,
-                                        detail=detail)
+                    return self._judged(Disagreement(trace, "observe", ["observation"], ref_obs,
+                                                     obs if isinstance(obs, dict) else {"ok": None}, before,
+                                                     seat=seat, detail=detail), obs)
         return None

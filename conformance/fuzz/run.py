@@ -231,7 +231,8 @@ def _write(report: FuzzReport, candidate: Engine) -> None:
                 return failure_scenario(f, spec, explicit=explicit, engine_name=f"The engine {name!r}",
                                         provenance=f"Found by the differential fuzzer (seed {seed}).")
 
-            written = write_verified(build_failure, out, verifier, header=header)
+            # a schema-breaking answer is a protocol error: its trace is kept, no scenario of the rules is written
+            written = None if f.invalid else write_verified(build_failure, out, verifier, header=header)
             if written is not None:
                 report.written.append(written)
             else:

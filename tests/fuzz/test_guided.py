@@ -123,10 +123,13 @@ def test_a_field_compared_only_in_some_phases_follows_its_schema_annotation() ->
     assert fuzz(FuzzConfig.of(engine=fakes.RoundOutsidePlaying, hands=30, seed=0, out=None)).ok
 
 
-def test_a_missing_required_field_is_a_disagreement() -> None:
+def test_a_missing_required_field_is_a_protocol_error_not_a_disagreement() -> None:
+    # the answer breaks its schema (hand_sizes is required): the runner calls it an error, and so does the fuzzer
     report = fuzz(FuzzConfig.of(engine=fakes.MissingRequiredField, hands=5, seed=0, out=None, shrink=False))
-    d = report.disagreement
-    assert d is not None and d.where == "observe" and d.detail == ["hand_sizes"], report.format()
+    assert report.disagreement is None and report.failures, report.format()
+    failure = report.failures[0]
+    assert failure.invalid and failure.request == {"cmd": "observe", "seat": 0}
+    assert "invalid answer to 'observe'" in failure.message and "hand_sizes" in failure.message
 
 
 # ------------------------------------------------------------------ batch
