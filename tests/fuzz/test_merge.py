@@ -84,7 +84,7 @@ def _foreign_hand(r: Report) -> None:
     r["lane_results"][0]["hands"][0][0] = 2  # hand 2 is lane 2's, not lane 1's
 
 
-HOSTILE: dict[str, tuple[Callable[[list[Report]], list[Report]], str]] = {
+HOSTILE: dict[str, tuple[Callable[[list[Report]], list[Any]], str]] = {
     "lane 99 of 8": (_edit(_lane_99), "r1.json: /lane_results/0/lane: lane 99 of a campaign of 8 lanes"),
     "the same hands repeated": (_edit(_repeat_hands), "r1.json: /lane_results/0/hands/2: hand 1 repeated"),
     "a hand of another lane": (_edit(_foreign_hand), "r1.json: /lane_results/0/hands/0: hand 2 is not a hand of lane 1"),
