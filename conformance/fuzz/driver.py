@@ -28,7 +28,7 @@ from .compare import (
     observation_field_differences,
     state_differences,
 )
-from .endpoints import Message, hand_outcomes
+from .endpoints import Message
 from .model import (
     OBSERVE_MODES,
     CandidateFailure,
@@ -41,6 +41,7 @@ from .model import (
     observe_mode,
 )
 from .moves import GAME_DEALS, GAME_KIND, SETUP_KINDS, Moves
+from .outcomes import Outcomes
 
 MAX_STEPS = 400
 PROBE_HANDS = 4
@@ -107,7 +108,9 @@ class Lockstep:
         self.states = states
         self.batch = ("batch" in candidate.ensure_started().capabilities) if batch is None else batch
         # the reference plays whole hands itself (`batch` with `playout`): the fast path
-        self.playout = playout and "playout" in reference.ensure_started().capabilities
+        capabilities = reference.ensure_started().capabilities
+        self.playout = playout and "playout" in capabilities
+        self.outcomes = Outcomes(self.options, "events" in capabilities)
         self.moves = Moves(self._ref, self.options, setup_kinds, probe_percent)
         self.requests = 0
 
@@ -221,7 +224,9 @@ class Lockstep:
         script = [_Record(e.get("act"), e.get("state") or {}, e.get("observations")) for e in entries]
         if probing:
             self._insert_probes(trace, script, chooser)
-        return Prepared(trace, script, hand_outcomes(self.reference, [s.rule for s in trace.steps if s.kind == "reject"]))
+        outcomes = self.outcomes.reached((e.get("act") for e in entries[1:]),
+                                         [s.rule for s in trace.steps if s.kind == "reject"])
+        return Prepared(trace, script, outcomes)
 
     def _finish_playout(self, prepared: Prepared) -> HandOutcome:
         """Compare the candidate's answers to a prepared hand. A hand that disagrees or fails is played
@@ -333,7 +338,8 @@ class Lockstep:
             raise FuzzerError(f"the reference did not end the hand within {MAX_STEPS} steps")
         if self.observe_mode == "last":
             script[-1] = _Record(script[-1].act, ref_state, self._ref_observations())
-        outcomes = hand_outcomes(self.reference, [s.rule for s in trace.steps if s.kind == "reject"])
+        outcomes = self.outcomes.reached((r.act for r in script[1:] if r.act is not None and r.act.get("ok")),
+                                         [s.rule for s in trace.steps if s.kind == "reject"])
         found = self._candidate_batch(trace, script) if self.batch else self._candidate_steps(trace, script)
         if found is not None:
             return HandOutcome(found.trace, len(found.trace.steps), found, outcomes=outcomes)

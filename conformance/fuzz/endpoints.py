@@ -66,24 +66,3 @@ def open_candidate(engine: Any, *, timeout: float | None = 10.0, validate: bool 
     spec = candidate_spec(engine, label=label, direct=direct, timeout=timeout)
     return Engine(spec, schemas or default_schemas(), timeout, validate=validate)
 
-
-def outcome_classes(options: dict[str, str]) -> tuple[Any, ...]:
-    """Every rule outcome class a hand can reach under ``options`` (reference_engine.outcomes)."""
-    from reference_engine.outcomes import outcome_classes as classes
-    from reference_engine.profile import Profile
-
-    return classes(Profile.from_options(options))
-
-
-def hand_outcomes(reference: Engine, refused_rules: list[str | None]) -> frozenset[str]:
-    """The rule outcomes the reference's last hand reached.
-
-    TEMPORARY (until the reference's answers carry their events): reads the reference's session.
-    """
-    session = getattr(reference.adapter, "_session", None)
-    hand = getattr(session, "hand", None)
-    if hand is None or getattr(hand, "result", None) is None:
-        return frozenset()
-    from reference_engine.outcomes import hand_outcomes as outcomes
-
-    return outcomes(hand, refused_rules)

@@ -22,11 +22,12 @@ from ..setups import start_request
 from ..specdata import load_spec_data
 from .config import FuzzConfig, FuzzConfigError
 from .driver import Lockstep
-from .endpoints import default_schemas, open_candidate, outcome_classes, reference_engine
+from .endpoints import default_schemas, open_candidate, reference_engine
 from .guided import LaneResult, combine, shard_lanes, trim
 from .model import CandidateFailure
 from .model import observe_mode as driver_observe_mode
 from .moves import GAME_KIND
+from .outcomes import Outcomes
 from .report import FuzzReport, _options_text
 from .scenario import (
     Verifier,
@@ -130,7 +131,7 @@ def fuzz(config: FuzzConfig, progress: Callable[[SearchResult], None] | None = N
             lane_ids = shard_lanes(config.campaign.lanes, config.split.shard)
         except ValueError as exc:
             raise FuzzConfigError(str(exc)) from None
-        classes = outcome_classes(run.options)
+        classes = plan_outcomes(run.options)
         plan = Plan(config, run.lockstep(run.reference, run.candidate), lane_ids,
                     tuple(c.id for c in classes), run.fresh, progress)
         report = FuzzReport(engine=run.candidate.label, options=run.options, config=config,
@@ -149,6 +150,10 @@ def fuzz(config: FuzzConfig, progress: Callable[[SearchResult], None] | None = N
     finally:
         run.candidate.close()
         run.reference.close()
+
+
+def plan_outcomes(options: dict[str, str]) -> tuple[Any, ...]:
+    return Outcomes(options).classes()
 
 
 def _keep_finished(report: FuzzReport, plan: Plan, started: float) -> None:
