@@ -4,7 +4,7 @@ A trajectory, game, count or setup scenario (loaded and checked by the
 conformance loader) or a fuzz ``.trace.json`` is replayed on the reference engine through
 :class:`~conformance.engine.Engine` (``reference-direct``), the road every harness tool
 takes to an engine, with the same requests the runner sends. Each step records the action, the engine's answer
-(with the rule of a refusal), the step's expectations as written in the
+(with the rule of a refusal, or the events the move caused), the step's expectations as written in the
 scenario, and the whole state afterwards: every seat's hand, the round, the
 Elders, tricks, result and game scores. A pattern scenario has no table: its
 request and expectation are shown instead.
@@ -139,7 +139,8 @@ class _Replayer:
 
     def _outcome(self, answer: Mapping[str, Any]) -> Message:
         if answer["ok"]:
-            return {"ok": True}
+            # what the move did, in the reference's words (spec/PROTOCOL.md "Events"): a round won, Elders…
+            return {"ok": True, "events": list(answer.get("events", []))} if "events" in answer else {"ok": True}
         error = dict(answer["error"])
         error["ok"] = False
         error["href"] = self.book.href(error.get("rule"))
