@@ -106,7 +106,8 @@ class Lockstep:
         if states not in ("every", "last"):
             raise ValueError(f"states is every or last, not {states!r}")
         self.states = states
-        self.batch = ("batch" in candidate.ensure_started().capabilities) if batch is None else batch
+        info = candidate.ensure_started()
+        self.batch = ("batch" in info.capabilities and info.protocol >= 2) if batch is None else batch
         # the reference plays whole hands itself (`batch` with `playout`): the fast path
         capabilities = reference.ensure_started().capabilities
         self.playout = playout and "playout" in capabilities

@@ -99,7 +99,8 @@ class _Campaign:
         if self.observe_mode != "none" and not can_observe and asked is not None:
             raise FuzzConfigError(f"{candidate.label} does not declare the capability observe")
         batch = config.engine.batch
-        self.batch = ("batch" in info.capabilities) if batch is None else batch
+        # `batch` is a protocol-2 request (spec/PROTOCOL.md): never sent to an engine that answered protocol 1
+        self.batch = ("batch" in info.capabilities and info.protocol >= 2) if batch is None else batch
 
     def lockstep(self, reference: Engine, candidate: Engine) -> Lockstep:
         config = self.config

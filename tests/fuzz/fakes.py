@@ -116,6 +116,24 @@ class NotANumber(Session):
         return answer
 
 
+class ProtocolOneClaimingBatch(Session):
+    """Speaks protocol 1 only, yet lists ``batch`` (a protocol-2 request) among its capabilities."""
+
+    name = "fake-protocol-one-batch"
+    batches = 0
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        if message.get("cmd") == "hello":
+            if message.get("protocol") != 1:
+                return {"ok": False, "error": {"kind": "unsupported", "message": "protocol 1 only"}}
+            answer = super().handle(message)
+            answer["capabilities"] = [*answer["capabilities"], "batch"]
+            return answer
+        if message.get("cmd") == "batch":
+            type(self).batches += 1
+        return super().handle(message)
+
+
 def _states(message: Mapping[str, Any], answer: dict[str, Any]) -> list[dict[str, Any]]:
     """The ``state`` answers inside ``answer`` (the answer itself, or a batch's states after an action)."""
     if message.get("cmd") == "state" and answer.get("ok"):

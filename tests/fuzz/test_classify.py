@@ -55,3 +55,10 @@ def test_the_runner_and_the_fuzzer_agree_on_a_broken_answer(tmp_path: Path) -> N
 def test_a_schema_valid_difference_is_still_a_disagreement() -> None:
     report = fuzz(FuzzConfig.of(engine=fakes.WrongHandSizes, hands=5, seed=0, out=None, shrink=False))
     assert report.disagreement is not None and not report.failures
+
+
+def test_a_protocol_one_engine_is_never_sent_batch() -> None:
+    fakes.ProtocolOneClaimingBatch.batches = 0
+    report = fuzz(FuzzConfig.of(engine=fakes.ProtocolOneClaimingBatch, hands=6, seed=0, out=None))
+    assert report.ok, report.format()
+    assert not report.batch and fakes.ProtocolOneClaimingBatch.batches == 0
