@@ -132,3 +132,16 @@ def test_sigint_to_one_worker_alone_is_ignored(tmp_path: Path) -> None:
     assert status == 0, err
     data = read(report)
     assert data["complete"] is True and hands(data) == 240
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc to find worker processes")
+def test_no_worker_outlives_a_parent_killed_outright(tmp_path: Path) -> None:
+    process = start(tmp_path / "r.json", "--hands", "100000", "--jobs", "2")
+    first_progress(process)
+    workers = children(process.pid)
+    os.kill(process.pid, signal.SIGKILL)  # no handler runs: the kernel tells the workers (PR_SET_PDEATHSIG)
+    process.communicate(timeout=WAIT)
+    deadline = time.monotonic() + 10
+    while alive(workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not alive(workers), "a worker outlived its parent"
