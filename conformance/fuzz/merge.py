@@ -232,6 +232,7 @@ def format_campaign(report: dict[str, Any]) -> str:
 def merge_command(reports: Sequence[dict[str, Any]], names: Sequence[str], allow_incomplete: bool
                   ) -> tuple[dict[str, Any], str, int]:
     """``hakka-conformance merge`` of fuzz reports: the merged report, its text, and the exit status
-    (0 nothing found, 1 a disagreement, failure or errored lane); raises MergeError (exit 2)."""
+    (0 nothing found; 1 a disagreement, failure or errored lane, or a campaign merged incomplete with
+    ``--allow-incomplete``, as for run reports); raises MergeError (exit 2)."""
     merged = merge_fuzz_reports(reports, names, allow_incomplete=allow_incomplete)
-    return merged, format_campaign(merged), 1 if merged_bad(merged) else 0
+    return merged, format_campaign(merged), 1 if merged_bad(merged) or not merged["complete"] else 0

@@ -133,7 +133,7 @@ def test_a_missing_shard_is_refused_unless_allowed(tmp_path: Path, capsys: pytes
     err = refused(tmp_path, capsys, shards[:1])
     assert "missing lanes 1, 3, 5, 7 of 8" in err and "--allow-incomplete" in err
     out = tmp_path / "m.json"
-    assert cli_main([*merge(tmp_path, shards[:1]), "--allow-incomplete", "--out", str(out)]) == 0
+    assert cli_main([*merge(tmp_path, shards[:1]), "--allow-incomplete", "--out", str(out)]) == 1  # said, not hidden
     assert "INCOMPLETE" in capsys.readouterr().out
     merged = json.loads(out.read_text(encoding="utf-8"))
     assert merged["complete"] is False and merged["allowed_incomplete"] is True
@@ -149,5 +149,5 @@ def test_an_interrupted_shard_is_refused_unless_allowed(tmp_path: Path, capsys: 
     err = refused(tmp_path, capsys, reports)
     assert "r1.json: /complete: the report is incomplete" in err
     out = tmp_path / "m.json"
-    assert cli_main([*merge(tmp_path, reports), "--allow-incomplete", "--out", str(out)]) == 0
+    assert cli_main([*merge(tmp_path, reports), "--allow-incomplete", "--out", str(out)]) == 1
     assert json.loads(out.read_text(encoding="utf-8"))["complete"] is False
