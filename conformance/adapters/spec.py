@@ -115,6 +115,6 @@ def parse_engine_spec(text: str) -> EngineSpec:
             raise EngineSpecError(f"bad engine spec {text!r}: no command after cmd:")
         return EngineSpec(text, "cmd", argv=tuple(argv))
     raise EngineSpecError(
-        f"bad engine spec {text!r}: expected reference, reference-direct, reference-subprocess, python:MODULE:FACTORY "
+        f"bad engine spec {text!r}: expected reference, reference-subprocess, reference-direct, python:MODULE:FACTORY "
         "or cmd:COMMAND")
 
