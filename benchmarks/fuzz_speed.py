@@ -69,7 +69,7 @@ def campaign_rate(engine: object, hands: int, repeat: int, **kw: object) -> tupl
     """(hands/s of the campaign, engine hands/s measured right after), the best of ``repeat``."""
     best = (0.0, 0.0)
     for _ in range(repeat):
-        report = fuzz(FuzzConfig(engine=engine() if callable(engine) else engine, hands=hands, seed=1, out=None,
+        report = fuzz(FuzzConfig.of(engine=engine() if callable(engine) else engine, hands=hands, seed=1, out=None,
                                  timeout=None, **kw))
         assert report.ok, report.format()
         rate = report.search.hands / report.search.seconds
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> None:
         best = float("inf")
         for _ in range(args.repeat):
             started = time.perf_counter()
-            report = fuzz(FuzzConfig(engine="reference", hands=args.hands * 2, seed=1, out=None, jobs=jobs,
+            report = fuzz(FuzzConfig.of(engine="reference", hands=args.hands * 2, seed=1, out=None, jobs=jobs,
                                      timeout=None, states="every", observe="last"))
             best = min(best, time.perf_counter() - started)
             assert report.ok
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"   speed-up: {times[1] / times[2]:.2f}x")
 
     print("\n3. outcome coverage of a 1,000-hand campaign, seed 0 (target: every class)")
-    report = fuzz(FuzzConfig(engine="reference", hands=1000, seed=0, out=None, timeout=None))
+    report = fuzz(FuzzConfig.of(engine="reference", hands=1000, seed=0, out=None, timeout=None))
     for line in report.coverage_lines():
         print("   " + line)
 

@@ -1,18 +1,21 @@
 """Comparing an engine's ``state`` with a step's expectations (spec/SCENARIOS.md).
 
-Pure functions, no rules of the game: card lists are compared as multisets,
-legal actions as sets (a discard option by its count and the set of ``from``),
-results and game records as subsets. Each mismatch carries readable diff lines.
+Pure functions, no rules of the game. Whether an expectation is met is decided
+in the forms of :mod:`conformance.normalize`, the one normaliser of a ``state``
+answer that the fuzzer uses too: card lists as sets, legal actions as sets (a
+discard option by its count and the set of ``from``), actions canonical, other
+values exact; results and game records are compared as subsets. Each mismatch
+carries readable diff lines.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .notation import NotationError, action_cards, card_multiset, card_text, cards, normalize_action
+from .normalize import Bad, action_form, card_form, discard_form, exact, round_form
+from .notation import NotationError, action_cards, card_text, normalize_action
 
 
 @dataclass(frozen=True)
@@ -41,33 +44,30 @@ def _fmt(value: Any) -> str:
 
 
 def _scalar(key: str, expected: Any, actual: Any) -> Mismatch | None:
-    if expected == actual and type(expected) is type(actual):
+    if exact(expected) == exact(actual):
         return None
     return Mismatch(key, (f"expected: {_fmt(expected)}", f"actual:   {_fmt(actual)}"))
 
 
-def _safe_multiset(text: Any) -> Counter[str] | None:
-    try:
-        return card_multiset(text)
-    except (NotationError, AttributeError, TypeError):
-        return None
+def _card_set(value: Any, lists: bool = False) -> set[str] | None:
+    form = card_form(value, lists=lists)
+    return None if isinstance(form, Bad) else set(form)
 
 
 def _cards_diff(key: str, expected: Any, actual: Any) -> Mismatch | None:
-    exp = _safe_multiset(expected)
-    act = _safe_multiset(actual)
-    if exp is None or act is None:
+    exp, act = card_form(expected, lists=True), card_form(actual)
+    if isinstance(exp, Bad) or isinstance(act, Bad):
         return _scalar(key, expected, actual)
     if exp == act:
         return None
     lines = []
-    missing, extra = exp - act, act - exp
+    missing, extra = set(exp) - set(act), set(act) - set(exp)
     if missing:
-        lines.append(f"missing: {card_text(missing)}")
+        lines.append(f"missing: {card_text(list(missing))}")
     if extra:
-        lines.append(f"extra:   {card_text(extra)}")
-    lines.append(f"expected: {card_text(exp)}")
-    lines.append(f"actual:   {card_text(act)}")
+        lines.append(f"extra:   {card_text(list(extra))}")
+    lines.append(f"expected: {card_text(list(exp))}")
+    lines.append(f"actual:   {card_text(list(act))}")
     return Mismatch(key, tuple(lines))
 
 
@@ -79,45 +79,39 @@ def _discard_allows(option: Mapping[str, Any] | None, action: str) -> bool:
     if parsed is None or parsed[0] != "discard":
         return False
     chosen = parsed[1]
-    pool = _safe_multiset(option.get("from", ""))
+    pool = _card_set(option.get("from", ""))
     if pool is None or len(chosen) != option.get("count") or len(set(chosen)) != len(chosen):
         return False
-    return all(pool[c] > 0 for c in chosen)
+    return all(c in pool for c in chosen)
 
 
-def _legal_set(legal: Mapping[str, Any]) -> set[str]:
-    return {normalize_action(a) for a in legal.get("actions", [])}
+def _legal_set(legal: Mapping[str, Any]) -> set[Any]:
+    return {action_form(a) for a in legal.get("actions", [])}
 
 
 def _discard_text(option: Mapping[str, Any] | None) -> str:
     if option is None:
         return "null"
-    try:
-        return f"{{count: {option.get('count')}, from: {card_text(cards(option.get('from', '')))}}}"
-    except NotationError:
-        return f"{{count: {option.get('count')}, from: {option.get('from')}}}"
+    pool = card_form(option.get("from", ""))
+    shown = option.get("from") if isinstance(pool, Bad) else card_text(list(pool))
+    return f"{{count: {option.get('count')}, from: {shown}}}"
 
 
 def _legal(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> Mismatch | None:
     lines = []
-    exp_set = {normalize_action(a) for a in expected.get("actions", [])}
-    act_set = _legal_set(actual)
-    missing, extra = sorted(exp_set - act_set), sorted(act_set - exp_set)
+    exp_set, act_set = _legal_set(expected), _legal_set(actual)
+    missing, extra = sorted(map(str, exp_set - act_set)), sorted(map(str, act_set - exp_set))
     if missing:
         lines.append("missing actions: " + "; ".join(missing))
     if extra:
         lines.append("extra actions:   " + "; ".join(extra))
-    exp_d = expected.get("discard")
-    act_d = actual.get("discard")
-    same_discard = (exp_d is None and act_d is None) or (
-        exp_d is not None and act_d is not None and exp_d.get("count") == act_d.get("count")
-        and _safe_multiset(exp_d.get("from", "")) is not None
-        and set(_safe_multiset(exp_d.get("from", "")) or ()) == set(_safe_multiset(act_d.get("from", "")) or ()))
-    if not same_discard:
+    exp_d, act_d = expected.get("discard"), actual.get("discard")
+    exp_form = discard_form(exp_d)
+    if isinstance(exp_form, Bad) or exp_form != discard_form(act_d):
         lines.append(f"discard expected: {_discard_text(exp_d)}")
         lines.append(f"discard actual:   {_discard_text(act_d)}")
         if exp_d and act_d:
-            e, a = set(_safe_multiset(exp_d.get('from', '')) or ()), set(_safe_multiset(act_d.get('from', '')) or ())
+            e, a = _card_set(exp_d.get("from", "")) or set(), _card_set(act_d.get("from", "")) or set()
             if e - a:
                 lines.append(f"discard from missing: {card_text(list(e - a))}")
             if a - e:
@@ -144,15 +138,15 @@ def _legal_includes(key: str, wanted: list[str], actual: Mapping[str, Any], incl
 
 
 def _elders_membership(key: str, wanted: Any, actual: Any, include: bool) -> Mismatch | None:
-    want = _safe_multiset(wanted)
-    have = _safe_multiset(actual)
-    if want is None or have is None:
+    want = card_form(wanted, lists=True)
+    have = _card_set(actual)
+    if isinstance(want, Bad) or have is None:
         return _scalar(key, wanted, actual)
     wrong = [c for c in want if (c in have) != include]
     if not wrong:
         return None
     label = "not Elders but expected to be" if include else "Elders but expected not to be"
-    return Mismatch(key, (f"{label}: {card_text(wrong)}", f"Elders: {card_text(have)}"))
+    return Mismatch(key, (f"{label}: {card_text(wrong)}", f"Elders: {card_text(list(have))}"))
 
 
 def _subset(key: str, expected: Mapping[str, Any], actual: Any) -> Mismatch | None:
@@ -164,7 +158,7 @@ def _subset(key: str, expected: Mapping[str, Any], actual: Any) -> Mismatch | No
     for field, value in expected.items():
         if field not in actual:
             lines.append(f"{field}: expected {_fmt(value)}, absent from the engine's {key}")
-        elif not (actual[field] == value and type(actual[field]) is type(value)):
+        elif exact(actual[field]) != exact(value):
             lines.append(f"{field}: expected {_fmt(value)}, actual {_fmt(actual[field])}")
         else:
             continue
@@ -180,12 +174,10 @@ def _round(expected: Mapping[str, Any], state: Mapping[str, Any]) -> Mismatch | 
     actual = state.get("round")
     if not isinstance(actual, Mapping):
         return Mismatch("round", (f"expected: {_fmt_map(expected)}", f"actual:   {_fmt(actual)}"))
-    exp = (expected["leader"], [_history_entry(p) for p in expected["plays"]])
-    act = (actual.get("leader"), [_history_entry(p) for p in actual.get("plays", [])])
-    if exp == act:
+    if round_form(expected) == round_form(actual):
         return None
-    return Mismatch("round", (f"expected: leader {exp[0]}, plays {_plays_text(expected['plays'])}",
-                              f"actual:   leader {act[0]}, plays {_plays_text(actual.get('plays', []))}"))
+    return Mismatch("round", (f"expected: leader {expected['leader']}, plays {_plays_text(expected['plays'])}",
+                              f"actual:   leader {actual.get('leader')}, plays {_plays_text(actual.get('plays', []))}"))
 
 
 def _plays_text(plays: Any) -> str:

@@ -71,10 +71,17 @@ class Engine:
         self.last_start_failure = ""
         self.last_start_status = "error"
         self.requests = 0
+        self.restarts = 0
+        """Starts after the first: each follows a failure (a crash, a hang, a broken answer)."""
 
     @property
     def label(self) -> str:
         return self.spec.text
+
+    @property
+    def alive(self) -> bool:
+        """Whether the engine is started (the handshake done) and usable."""
+        return self.adapter.alive and self.info is not None
 
     def ensure_started(self) -> EngineInfo:
         """Start the engine and shake hands if needed. Raises AdapterError on failure."""
@@ -89,6 +96,8 @@ class Engine:
         try:
             self.adapter.start()
             self.starts += 1
+            if self.info is not None:
+                self.restarts += 1
             self.info = self._handshake()
         except AdapterError as exc:
             self.start_failures += 1
@@ -144,25 +153,44 @@ class Engine:
             return {**message, "setup": with_seeds(message["setup"], int)}
         return {**message, "setup": with_seeds(message["setup"], lambda s: str(s) if type(s) is int else s)}
 
-    def _exchange(self, message: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
-        cmd = message["cmd"]
-        self.requests += 1
-        message = self.outgoing(message)
-        answer = self.adapter.request(message)
-        reason = schema_reason(self.schemas, cmd, answer, variant) if self.validate else None
+    def check_answer(self, cmd: str, answer: Any, variant: str | None = None) -> None:
+        """Raise ProtocolViolation (and stop the engine) if ``answer`` is not a valid answer to ``cmd``."""
+        reason = schema_reason(self.schemas, cmd, answer, variant)
         if reason is not None:
             self.adapter.kill()
             raise ProtocolViolation(f"invalid answer to {cmd!r}: {reason}")
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send one request (starting the engine if needed) without waiting for its answer: :meth:`receive`
+        reads it, so that the caller may work meanwhile (a subprocess engine answers on its own core)."""
+        self.ensure_started()
+        self.requests += 1
+        try:
+            self.adapter.send(self.outgoing(message))
+        except AdapterError:
+            self.adapter.kill()
+            raise
+
+    def receive(self, message: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
+        """The answer to ``message``, sent by :meth:`send`: schema-valid when :attr:`validate` is on, and
+        in any case a JSON object with a boolean ``ok``. Raises AdapterError (the engine is then stopped)."""
+        try:
+            answer = self.adapter.receive()
+        except AdapterError:
+            self.adapter.kill()
+            raise
+        if self.validate or not isinstance(answer.get("ok"), bool):
+            self.check_answer(message["cmd"], answer, variant)
         return answer
 
     def call(self, message: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
         """Send one request (starting the engine if needed) and return its schema-valid answer."""
-        self.ensure_started()
-        try:
-            return self._exchange(message, variant)
-        except AdapterError:
-            self.adapter.kill()
-            raise
+        self.send(message)
+        return self.receive(message, variant)
+
+    def kill(self) -> None:
+        """Stop the engine at once (after an answer the caller found broken); the next request restarts it."""
+        self.adapter.kill()
 
     def take_stderr(self) -> str:
         return self.adapter.take_stderr()

@@ -231,16 +231,14 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _merge_fuzz(args: argparse.Namespace, reports: list[dict[str, Any]], out: TextIO) -> int:
-    from .fuzz.merge import campaign_of, format_campaign, merge_fuzz_reports
+    """Fuzz shards: validated and joined by conformance/fuzz/merge.py (spec/schema/report/fuzz.schema.json)."""
+    from .fuzz.merge import merge_command
 
-    try:
-        merged = merge_fuzz_reports(reports)
-    except ValueError as exc:
-        raise InputError(str(exc)) from None
-    out.write(format_campaign(merged) + "\n")
-    campaign = campaign_of(merged)
+    merged, text, status = merge_command(reports, [str(p) for p in args.reports],
+                                         getattr(args, "allow_incomplete", False))
+    out.write(text + "\n")
     _write(args.out, merged)
-    return 1 if campaign.first is not None or campaign.failure_count > 0 else 0
+    return status
 
 
 def _write(path: Path | None, merged: dict[str, Any]) -> None:

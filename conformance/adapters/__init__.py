@@ -1,4 +1,4 @@
-"""Adapters: how the runner reaches an engine. One interface, two transports.
+"""Adapters: how the runner reaches an engine. One interface, three transports.
 
 An :class:`Adapter` moves JSON-shaped messages; it knows nothing of their
 meaning (the handshake and schema checks live in :mod:`conformance.engine`).
@@ -7,6 +7,10 @@ meaning (the handshake and schema checks live in :mod:`conformance.engine`).
   an object with ``handle(message: dict) -> dict``. Each request runs on a
   worker thread so that a hang becomes a timeout; stdout and stderr written
   during a request are captured as the engine's diagnostics.
+- :class:`DirectAdapter` (``reference-direct``, or :meth:`EngineSpec.called_directly`):
+  ``factory().handle`` called on the caller's thread, answers taken as they
+  are (no JSON copies, no thread, no timeout): for the reference and its
+  variants, which the fuzzer and the mutation report call most.
 - :class:`SubprocessAdapter` (``cmd:COMMAND``): one process per run, started
   from an argument list (never a shell), line-delimited JSON on stdin/stdout,
   per-request timeout with ``selectors``, stderr drained continuously by a
@@ -44,12 +48,14 @@ may do any of these, use ``cmd:`` (e.g. ``cmd:python -m my_engine``).
 from __future__ import annotations
 
 from .base import ENGINE_ENV_NAMES, MAX_DEPTH, MAX_LINE, Adapter, engine_environment, json_depth_problem
+from .direct import DirectAdapter
 from .inprocess import EngineStillRunning, InProcessAdapter
 from .process import SubprocessAdapter, kill_all_engines, kill_engines_started_after, live_engines
-from .spec import ENGINE_SPEC_HELP, REFERENCE_FACTORY, EngineSpec, parse_engine_spec
+from .spec import ENGINE_SPEC_HELP, REFERENCE_FACTORY, EngineSpec, object_spec, parse_engine_spec
 
 __all__ = [
-    "ENGINE_ENV_NAMES", "ENGINE_SPEC_HELP", "MAX_DEPTH", "MAX_LINE", "REFERENCE_FACTORY", "Adapter", "EngineSpec",
+    "ENGINE_ENV_NAMES", "ENGINE_SPEC_HELP", "MAX_DEPTH", "MAX_LINE", "REFERENCE_FACTORY", "Adapter", "DirectAdapter",
+    "EngineSpec",
     "EngineStillRunning", "InProcessAdapter", "SubprocessAdapter", "engine_environment", "json_depth_problem",
-    "kill_all_engines", "kill_engines_started_after", "live_engines", "parse_engine_spec",
+    "kill_all_engines", "kill_engines_started_after", "live_engines", "object_spec", "parse_engine_spec",
 ]

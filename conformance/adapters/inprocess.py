@@ -64,6 +64,22 @@ def _attempt(fn: Callable[[], Any]) -> tuple[bool, Any]:
         return False, exc
 
 
+def resolve_factory(module_name: str, factory_name: str) -> Callable[[], Any]:
+    """``MODULE:FACTORY`` imported; any failure is the engine's (EngineCrashed), never the runner's."""
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # noqa: BLE001 - the engine's import failed: its problem, reported as a crash
+        raise EngineCrashed(f"cannot import {module_name!r}: {type(exc).__name__}: {exc}") from None
+    target: Any = module
+    for part in factory_name.split("."):
+        if not hasattr(target, part):
+            raise EngineCrashed(f"{module_name!r} has no attribute {factory_name!r}")
+        target = getattr(target, part)
+    if not callable(target):
+        raise EngineCrashed(f"python:{module_name}:{factory_name} is not callable")
+    return target  # type: ignore[no-any-return]
+
+
 class InProcessAdapter(Adapter):
     """An engine object in this Python process: ``factory().handle(message) -> dict``.
 
@@ -74,10 +90,16 @@ class InProcessAdapter(Adapter):
     caller's thread (faster, and nothing is bounded).
     """
 
-    def __init__(self, module: str, factory: str, timeout: float | None = 10.0) -> None:
+    def __init__(self, module: str, factory: str, timeout: float | None = 10.0, *, copy: bool = True,
+                 target: Callable[[], Any] | None = None, label: str | None = None) -> None:
         self.module_name = module
         self.factory_name = factory
         self.timeout = timeout
+        self.copy = copy
+        """Copy every message through JSON both ways (the default); without, answers are taken as they are
+        (faster; the engine may then return non-JSON data or keep and change what it was sent)."""
+        self._target = target
+        self._label = label
         self._session: Any = None
         self._stderr = _StderrBuffer()
         self._worker: threading.Thread | None = None
@@ -86,22 +108,12 @@ class InProcessAdapter(Adapter):
 
     @property
     def label(self) -> str:
-        return f"python:{self.module_name}:{self.factory_name}"
+        return self._label or f"python:{self.module_name}:{self.factory_name}"
 
     def _resolve_factory(self) -> Callable[[], Any]:
-        try:
-            module = importlib.import_module(self.module_name)
-        except Exception as exc:  # noqa: BLE001 - the engine's import failed: its problem, reported as a crash
-            raise EngineCrashed(f"cannot import {self.module_name!r}: {type(exc).__name__}: {exc}",
-                                ) from None
-        target: Any = module
-        for part in self.factory_name.split("."):
-            if not hasattr(target, part):
-                raise EngineCrashed(f"{self.module_name!r} has no attribute {self.factory_name!r}")
-            target = getattr(target, part)
-        if not callable(target):
-            raise EngineCrashed(f"{self.label} is not callable")
-        return target  # type: ignore[no-any-return]
+        if self._target is not None:
+            return self._target
+        return resolve_factory(self.module_name, self.factory_name)
 
     def _ensure_worker(self) -> None:
         if self._stuck is not None:
@@ -198,6 +210,9 @@ class InProcessAdapter(Adapter):
         if self._session is None:
             raise EngineCrashed("engine not started")
         session = self._session
+        if not self.copy:
+            return self._as_is(self._call(lambda: session.handle(message), f"handle({message.get('cmd')!r})"),
+                               message)
         sent = json.loads(json.dumps(message))
         answer = self._call(lambda: session.handle(sent), f"handle({message.get('cmd')!r})")
         try:
@@ -215,6 +230,12 @@ class InProcessAdapter(Adapter):
             self._session = None
             raise ProtocolViolation(f"answer to {message.get('cmd')!r} is not a JSON object: {_short(answer)}")
         return copied
+
+    def _as_is(self, answer: Any, message: dict[str, Any]) -> dict[str, Any]:
+        if not isinstance(answer, dict):
+            self._session = None
+            raise ProtocolViolation(f"answer to {message.get('cmd')!r} is not a JSON object: {_short(answer)}")
+        return answer
 
     def close(self) -> None:
         self._session = None

@@ -16,7 +16,7 @@ it passes on the reference and fails on the candidate
 draw and shrink every choice instead.
 
 >>> from conformance.fuzz import FuzzConfig, fuzz
->>> report = fuzz(FuzzConfig(engine="reference", hands=3, out=None))
+>>> report = fuzz(FuzzConfig.of(engine="reference", hands=3, out=None))
 >>> report.ok, report.search.hands
 (True, 3)
 
@@ -45,6 +45,10 @@ def __getattr__(name: str) -> Any:
         from . import driver
 
         return getattr(driver, name)
+    if name in ("DEFAULT_OUT", "FuzzConfig", "FuzzConfigError"):
+        from . import config
+
+        return getattr(config, name)
     if name in __all__:
         from . import run
 

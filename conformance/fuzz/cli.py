@@ -17,15 +17,31 @@ from typing import TYPE_CHECKING, Any
 
 from ..adapters import ENGINE_SPEC_HELP
 from ..errors import ConformanceError, InputError
-from ..safety import check_engine_command, check_writable_dir, positive_int, timeout_value
+from ..safety import (
+    check_engine_command,
+    check_output_paths,
+    check_writable_dir,
+    exit_status,
+    positive_int,
+    signal_name,
+    terminable,
+    timeout_value,
+)
+from .config import (
+    DEFAULT_LANES,
+    DEFAULT_OUT,
+    CampaignConfig,
+    CompareConfig,
+    EngineConfig,
+    FuzzConfig,
+    OutputConfig,
+    SplitConfig,
+    StrategyConfig,
+)
 from .moves import SETUP_KINDS
 
 if TYPE_CHECKING:
-    from .run import FuzzConfig
     from .search import SearchResult
-
-DEFAULT_OUT = Path("fuzz-findings")
-"""Relative to the working directory: the fuzzer never writes into the installed package."""
 
 DESCRIPTION = ("Differential fuzzing: play random hands on the reference engine and a candidate in lockstep, "
                "compare state and observations at every step, shrink the first disagreement and write it as a "
@@ -120,8 +136,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def config_from_args(args: argparse.Namespace) -> FuzzConfig:
-    from .guided import DEFAULT_LANES, available_cpus, parse_shard
-    from .run import FuzzConfig
+    from .guided import available_cpus, parse_shard
 
     try:
         shard = None if args.shard is None else parse_shard(args.shard)
@@ -135,30 +150,18 @@ def config_from_args(args: argparse.Namespace) -> FuzzConfig:
     if args.no_observe:
         observe = "none"
     return FuzzConfig(
-        search=args.search,
-        lanes=lanes,
-        jobs=jobs,
-        shard=shard,
-        report=args.report,
-        batch=False if args.no_batch else None,
-        playout=not args.no_playout,
-        direct=not args.isolate,
-        states=args.states,
-        game=args.game,
-        engine=args.engine,
-        hands=args.hands,
-        seed=args.seed,
-        options=parse_options(args.options),
-        out=None if args.no_write else args.out,
-        verify=not args.no_verify,
-        shrink=not args.no_shrink,
-        observe=observe,
-        probe_percent=max(0, min(100, args.probe_percent)),
-        setup_kinds=tuple(dict.fromkeys(args.setup)) or SETUP_KINDS,
-        timeout=args.timeout if args.timeout > 0 else None,
-        validate=args.validate,
-        shrink_seconds=args.shrink_seconds if args.shrink_seconds > 0 else None,
-        spec_dir=args.spec,
+        engine=EngineConfig(engine=args.engine, timeout=args.timeout if args.timeout > 0 else None,
+                            validate=args.validate, direct=not args.isolate,
+                            batch=False if args.no_batch else None),
+        campaign=CampaignConfig(hands=args.hands, seed=args.seed, lanes=lanes, options=parse_options(args.options),
+                                setup_kinds=tuple(dict.fromkeys(args.setup)) or SETUP_KINDS, game=args.game,
+                                probe_percent=max(0, min(100, args.probe_percent))),
+        compare=CompareConfig(observe=observe, states=args.states),
+        strategy=StrategyConfig(search=args.search, playout=not args.no_playout, shrink=not args.no_shrink,
+                                shrink_seconds=args.shrink_seconds if args.shrink_seconds > 0 else None),
+        split=SplitConfig(jobs=jobs, shard=shard),
+        output=OutputConfig(out=None if args.no_write else args.out, verify=not args.no_verify, report=args.report,
+                            spec_dir=args.spec),
     )
 
 
@@ -172,22 +175,30 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         config = config_from_args(args)
-        if isinstance(config.engine, str) and not config.engine.startswith("python:"):
+        engine = config.engine.engine
+        if isinstance(engine, str) and not engine.startswith("python:"):
             from ..adapters import parse_engine_spec
-            check_engine_command(parse_engine_spec(config.engine))
-        if config.out is not None:
-            check_writable_dir("--out", config.out)
+            check_engine_command(parse_engine_spec(engine))
+        if config.output.out is not None:
+            check_writable_dir("--out", config.output.out)
+        if config.output.report is not None:
+            check_output_paths({"--report": config.output.report})
         progress = None
         if getattr(args, "progress", False):
             def progress(result: SearchResult) -> None:
                 if result.hands % 50 == 0:
                     print(f"  {result.hands} hands…", file=sys.stderr, flush=True)
-        report = fuzz(config, progress)
+        with terminable():  # SIGTERM ends the campaign like Ctrl-C: the report keeps the finished hands
+            report = fuzz(config, progress)
     except ConformanceError as exc:
         problems = getattr(exc, "problems", None) or [str(exc)]
         for p in problems:
             print(f"error: {p}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as exc:
+        where = f"; the report {args.report} keeps the finished hands" if getattr(args, "report", None) else ""
+        print(f"interrupted ({signal_name(exc)}){where}", file=sys.stderr)
+        return exit_status(exc)
     print(report.format())
     return 0 if report.ok else 1
 

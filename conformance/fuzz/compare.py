@@ -1,9 +1,11 @@
-"""Comparing two engines' answers, field by field, after normalisation.
+"""Comparing two engines' answers, field by field, in the forms of :mod:`conformance.normalize`.
 
 Card lists are compared as sets, legal actions as sets (the discard option by
-its count and the set of ``from``), actions by their canonical text. A value
-whose shape is wrong normalises to a marker that never equals a good value,
-so a malformed answer is a disagreement, never a crash of the fuzzer.
+its count and the set of ``from``), actions by their canonical text: the one
+normaliser the runner uses too. A value whose shape is wrong normalises to a
+marker that never equals a good value, so a malformed answer is a difference,
+never a crash of the fuzzer (and, once its schema is checked, a protocol
+error: conformance.fuzz.driver).
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..normalize import ABSENT, Bad, exact, hands_form
+from ..normalize import field_form as _field_form
 from ..notation import NotationError, card_text, cards, normalize_action
-from .fields import ABSENT, compared_fields
+from .fields import compared_fields
 
 
 def state_fields() -> tuple[str, ...]:
@@ -25,123 +29,10 @@ def result_fields() -> tuple[str, ...]:
     return compared_fields().result.required
 
 
-class Bad:
-    """A value that could not be normalised; equal only to an identical bad value."""
-
-    __slots__ = ("raw",)
-
-    def __init__(self, raw: Any) -> None:
-        self.raw = raw
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Bad) and other.raw == self.raw
-
-    def __hash__(self) -> int:
-        return hash(repr(self.raw))
-
-    def __repr__(self) -> str:
-        return f"Bad({self.raw!r})"
-
-
-def card_set(text: Any) -> frozenset[str] | Bad:
-    if not isinstance(text, str):
-        return Bad(text)
-    try:
-        names = cards(text)
-    except NotationError:
-        return Bad(text)
-    if len(set(names)) != len(names):
-        return Bad(text)
-    return frozenset(names)
-
-
-def legal_form(legal: Any) -> tuple[frozenset[str], tuple[int, frozenset[str]] | None] | Bad:
-    if not isinstance(legal, Mapping) or not isinstance(legal.get("actions"), list):
-        return Bad(legal)
-    actions = legal["actions"]
-    if not all(isinstance(a, str) for a in actions):
-        return Bad(legal)
-    option = legal.get("discard")
-    discard: tuple[int, frozenset[str]] | None = None
-    if option is not None:
-        if not isinstance(option, Mapping) or not isinstance(option.get("count"), int):
-            return Bad(legal)
-        pool = card_set(option.get("from"))
-        if isinstance(pool, Bad):
-            return Bad(legal)
-        discard = (option["count"], pool)
-    return frozenset(normalize_action(a) for a in actions), discard
-
-
-def result_form(result: Any) -> Any:
-    if result is None:
-        return None
-    if not isinstance(result, Mapping):
-        return Bad(result)
-    return tuple((f, _exact(result.get(f, ABSENT))) for f in result_fields())
-
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
-    if isinstance(value, Mapping):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
-    return value
-
-
-def _exact(value: Any) -> Any:
-    # bool is an int in Python: keep the type so that 0 != False.
-    return (type(value).__name__, _freeze(value))
-
-
-def _hands_form(hands: Any) -> Any:
-    if isinstance(hands, list) and len(hands) == 4:
-        return tuple(card_set(h) for h in hands)
-    return Bad(hands)
-
-
-def _round_form(value: Any) -> Any:
-    if not isinstance(value, Mapping):
-        return _exact(value)
-    plays = value.get("plays")
-    if isinstance(plays, list):
-        plays = tuple((p.get("seat"), _action(p.get("action"))) if isinstance(p, Mapping) else Bad(p) for p in plays)
-    return (_exact(value.get("leader")), plays)
-
-
-def _game_form(value: Any) -> Any:
-    if not isinstance(value, Mapping):
-        return _exact(value)
-    fields = compared_fields().game.required
-    return tuple((f, tuple(result_form(r) for r in value[f]) if f == "results" and isinstance(value.get(f), list)
-                  else _exact(value.get(f, ABSENT))) for f in fields)
-
-
-def _action(value: Any) -> Any:
-    if not isinstance(value, str):
-        return Bad(value)
-    try:
-        return normalize_action(value)
-    except NotationError:
-        return Bad(value)
-
-
-_FORMS: dict[str, Any] = {
-    "hands": _hands_form,
-    "elders": card_set,
-    "legal": legal_form,
-    "result": result_form,
-    "round": _round_form,
-    "game": _game_form,
-}
-
-
 def field_form(name: str, value: Any) -> Any:
     """The comparable form of one field of ``state`` (card lists as sets, actions canonical)."""
-    if value is ABSENT:
-        return value
-    form = _FORMS.get(name)
-    return _exact(value) if form is None else form(value)
+    fields = compared_fields()
+    return _field_form(name, value, fields.result.required, fields.game.required)
 
 
 def state_form(state: Mapping[str, Any], fields: tuple[str, ...] | None = None) -> dict[str, Any]:
@@ -158,7 +49,7 @@ def state_differences(reference: Mapping[str, Any], candidate: Mapping[str, Any]
 
 
 def differing_seats(reference: Mapping[str, Any], candidate: Mapping[str, Any]) -> list[int]:
-    ref, cand = _hands_form(reference.get("hands")), _hands_form(candidate.get("hands"))
+    ref, cand = hands_form(reference.get("hands")), hands_form(candidate.get("hands"))
     if isinstance(ref, Bad) or isinstance(cand, Bad):
         return [0, 1, 2, 3]
     return [s for s in range(4) if ref[s] != cand[s]]
@@ -167,7 +58,7 @@ def differing_seats(reference: Mapping[str, Any], candidate: Mapping[str, Any]) 
 def differing_result_fields(reference: Any, candidate: Any) -> list[str]:
     if not isinstance(reference, Mapping) or not isinstance(candidate, Mapping):
         return list(result_fields())
-    return [f for f in result_fields() if _exact(reference.get(f, ABSENT)) != _exact(candidate.get(f, ABSENT))]
+    return [f for f in result_fields() if exact(reference.get(f, ABSENT)) != exact(candidate.get(f, ABSENT))]
 
 
 def observation_form(value: Any, key: str = "") -> Any:
@@ -189,7 +80,7 @@ def observation_form(value: Any, key: str = "") -> Any:
         except NotationError:
             return ("text", value)
         return ("cards", card_text(names))
-    return _exact(value)
+    return exact(value)
 
 
 def observation_differences(reference: Any, candidate: Any, path: str = "") -> list[str]:

@@ -21,13 +21,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from ..errors import AdapterError
+from ..engine import Engine
+from ..errors import AdapterError, ProtocolViolation
 from .compare import (
     differing_result_fields,
     observation_field_differences,
     state_differences,
 )
-from .endpoints import Candidate, Message, Reference
+from .endpoints import Message
 from .model import (
     OBSERVE_MODES,
     CandidateFailure,
@@ -40,6 +41,7 @@ from .model import (
     observe_mode,
 )
 from .moves import GAME_DEALS, GAME_KIND, SETUP_KINDS, Moves
+from .outcomes import Outcomes
 
 MAX_STEPS = 400
 PROBE_HANDS = 4
@@ -81,8 +83,8 @@ class Lockstep:
 
     def __init__(
         self,
-        reference: Reference,
-        candidate: Candidate,
+        reference: Engine,
+        candidate: Engine,
         options: Mapping[str, str] | None = None,
         *,
         send_options: bool = True,
@@ -104,15 +106,19 @@ class Lockstep:
         if states not in ("every", "last"):
             raise ValueError(f"states is every or last, not {states!r}")
         self.states = states
-        self.batch = ("batch" in candidate.capabilities) if batch is None else batch
-        self.playout = playout and reference.playout
+        info = candidate.ensure_started()
+        self.batch = ("batch" in info.capabilities and info.protocol >= 2) if batch is None else batch
+        # the reference plays whole hands itself (`batch` with `playout`): the fast path
+        capabilities = reference.ensure_started().capabilities
+        self.playout = playout and "playout" in capabilities
+        self.outcomes = Outcomes(self.options, "events" in capabilities)
         self.moves = Moves(self._ref, self.options, setup_kinds, probe_percent)
         self.requests = 0
 
     # ------------------------------------------------------------------ requests
 
     def _ref(self, message: Message) -> Message:
-        return self.reference.handle(message)
+        return self.reference.call(message)
 
     def _cand(self, trace: Trace, message: Message, reference_state: Message | None = None) -> Message:
         return self._cand_receive(trace, message, reference_state, self._cand_send(message))
@@ -219,7 +225,9 @@ class Lockstep:
         script = [_Record(e.get("act"), e.get("state") or {}, e.get("observations")) for e in entries]
         if probing:
             self._insert_probes(trace, script, chooser)
-        return Prepared(trace, script, self.reference.outcomes([s.rule for s in trace.steps if s.kind == "reject"]))
+        outcomes = self.outcomes.reached((e.get("act") for e in entries[1:]),
+                                         [s.rule for s in trace.steps if s.kind == "reject"])
+        return Prepared(trace, script, outcomes)
 
     def _finish_playout(self, prepared: Prepared) -> HandOutcome:
         """Compare the candidate's answers to a prepared hand. A hand that disagrees or fails is played
@@ -331,7 +339,8 @@ class Lockstep:
             raise FuzzerError(f"the reference did not end the hand within {MAX_STEPS} steps")
         if self.observe_mode == "last":
             script[-1] = _Record(script[-1].act, ref_state, self._ref_observations())
-        outcomes = self.reference.outcomes([s.rule for s in trace.steps if s.kind == "reject"])
+        outcomes = self.outcomes.reached((r.act for r in script[1:] if r.act is not None and r.act.get("ok")),
+                                         [s.rule for s in trace.steps if s.kind == "reject"])
         found = self._candidate_batch(trace, script) if self.batch else self._candidate_steps(trace, script)
         if found is not None:
             return HandOutcome(found.trace, len(found.trace.steps), found, outcomes=outcomes)
@@ -356,7 +365,7 @@ class Lockstep:
         first = self._upto(trace, 0)
         cand_start = self._cand(first, self._start_message(trace.setup, True), script[0].state)
         if not cand_start.get("ok"):
-            return Disagreement(first, "start", ["setup"], {"ok": True}, cand_start)
+            return self._judged(Disagreement(first, "start", ["setup"], {"ok": True}, cand_start), cand_start)
         for k, record in enumerate(script):
             sub = self._upto(trace, k)
             cand_act = None
@@ -412,7 +421,7 @@ class Lockstep:
                 return found
             self._fail(trace, message, script[0].state, f"the answer to batch is not a batch answer: {_short(answer)}")
         if not start.get("ok"):
-            return Disagreement(self._upto(trace, 0), "start", ["setup"], {"ok": True}, start)
+            return self._judged(Disagreement(self._upto(trace, 0), "start", ["setup"], {"ok": True}, start), start)
         if len(steps) != len(script) or not all(isinstance(e, dict) for e in steps):
             self._fail(trace, message, script[0].state,
                        f"the answer to batch has {len(steps)} steps, not {len(script)} (the start and each action)")
@@ -429,9 +438,28 @@ class Lockstep:
         return None
 
     def _fail(self, trace: Trace, request: Message, reference_state: Message, message: str) -> NoReturn:
-        self.candidate.engine.adapter.kill()
+        self.candidate.kill()
         raise _Failed(CandidateFailure(trace=trace, request=request, status="error", message=message,
                                        reference_state=reference_state))
+
+    def _judged(self, found: Disagreement, raw: Any) -> Disagreement:
+        """``found``, once the candidate's answer behind it is known to be schema-valid: an answer that breaks
+        its schema (a wrong type, an unknown enum value, NaN) is a protocol error, as the runner calls it,
+        never a disagreement about the rules. Checked only here, where the answers already differ."""
+        cmd = {"start": "start", "state": "state", "observe": "observe"}.get(found.where, "act")
+        request: Message = {"cmd": cmd}
+        if cmd == "act" and found.trace.steps:
+            step = found.trace.steps[-1]
+            request.update(seat=step.seat, action=step.action)
+        elif cmd == "observe":
+            request["seat"] = found.seat
+        try:
+            self.candidate.check_answer(cmd, raw)
+        except ProtocolViolation as exc:
+            raise _Failed(CandidateFailure(trace=found.trace, request=request, status="error", message=str(exc),
+                                           reference_state=found.before or found.reference,
+                                           invalid=True)) from None
+        return found
 
     def _compare(self, trace: Trace, k: int, script: list[_Record], cand_act: Any, cand_state: Any,
                  cand_obs: list[Any] | None) -> Disagreement | None:
@@ -440,32 +468,36 @@ class Lockstep:
         before = script[k - 1].state if k else None
         if k:
             step = trace.steps[-1]
+            raw_act = cand_act
             if not isinstance(cand_act, dict):
                 cand_act = {"ok": None, "answer": cand_act}
             if step.kind == "reject":
                 kind = cand_act.get("error", {}).get("kind") if isinstance(cand_act.get("error"), dict) else None
                 if cand_act.get("ok") is not False or kind != step.error:
-                    return Disagreement(trace, "reject", ["error"], record.act or {}, cand_act, before)
+                    return self._judged(Disagreement(trace, "reject", ["error"], record.act or {}, cand_act, before),
+                                        raw_act)
             elif not cand_act.get("ok"):
-                return Disagreement(trace, "act", ["accepted"], record.state, cand_act, before)
+                return self._judged(Disagreement(trace, "act", ["accepted"], record.state, cand_act, before), raw_act)
         ref_state = record.state
         if cand_state is None and self.states == "last" and k < len(script) - 1:
             return None  # states compared at the end only
         if not isinstance(cand_state, dict) or not cand_state.get("ok"):
-            return Disagreement(trace, "state", ["state"], ref_state,
-                                cand_state if isinstance(cand_state, dict) else {"ok": None}, before)
+            return self._judged(Disagreement(trace, "state", ["state"], ref_state,
+                                             cand_state if isinstance(cand_state, dict) else {"ok": None}, before),
+                                cand_state)
         fields = [] if cand_state == ref_state else state_differences(ref_state, cand_state)
         if fields:
             detail = []
             if "result" in fields:
                 detail = differing_result_fields(ref_state.get("result"), cand_state.get("result"))
-            return Disagreement(trace, "state", fields, ref_state, cand_state, before, detail=detail)
+            return self._judged(Disagreement(trace, "state", fields, ref_state, cand_state, before, detail=detail),
+                                cand_state)
         if cand_obs is not None and record.observations is not None:
             for seat in range(4):
                 ref_obs, obs = record.observations[seat], cand_obs[seat]
                 detail = [] if obs == ref_obs else observation_field_differences(ref_obs, obs)
                 if detail:
-                    return Disagreement(trace, "observe", ["observation"], ref_obs,
-                                        obs if isinstance(obs, dict) else {"ok": None}, before, seat=seat,
-                                        detail=detail)
+                    return self._judged(Disagreement(trace, "observe", ["observation"], ref_obs,
+                                                     obs if isinstance(obs, dict) else {"ok": None}, before,
+                                                     seat=seat, detail=detail), obs)
         return None

@@ -30,6 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..normalize import ABSENT
 from ..paths import default_spec_dir
 
 IGNORED = frozenset({"ok"})
@@ -134,22 +135,14 @@ def compared_fields(spec_dir: Path | None = None) -> ComparedFields:
     )
 
 
+__all__ = ["ABSENT", "ComparedFields", "FieldSet", "compared_fields", "project", "scenario_observe_fields"]
+
+
 def project(value: Any, fields: FieldSet, other: Any) -> dict[str, Any]:
     """The defined part of ``value`` to compare against ``other`` (a missing required field is ``Absent``)."""
     if not isinstance(value, dict):
         return {"": value}
     return {f: value.get(f, ABSENT) for f in fields.compared(value, other)}
-
-
-class _Absent:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "<absent>"
-
-
-ABSENT: Any = _Absent()
-"""A required field the engine did not send: equal to nothing an engine can send."""
 
 
 @lru_cache(maxsize=4)

@@ -31,7 +31,6 @@ Hypothesis shrinks, within a time budget.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import random
 import time
@@ -48,7 +47,6 @@ RARE = 3
 MUTATE_PERCENT = 70
 """Share of hands (once the pool holds something) that start from a kept hand."""
 POOL_LIMIT = 400
-DEFAULT_LANES = 8
 
 
 class RecordingChooser:
@@ -112,6 +110,8 @@ class LaneResult:
     found_at: int | None = None  # hand index of the lane's first disagreement
     found: Disagreement | None = None
     choices: list[int] = field(default_factory=list)  # of the disagreeing hand
+    done: bool = False  # played to its end (or to the campaign's first disagreement)
+    error: str | None = None  # why the lane could not be played to its end (its worker process died)
 
 
 class Lane:
@@ -201,16 +201,24 @@ def _late(rng: random.Random, entry: _Entry) -> int:
     return rng.randint(max(entry.setup_len, len(entry.choices) * 3 // 4), max(entry.setup_len, len(entry.choices) - 1))
 
 
+HandListener = Callable[[LaneResult, HandRecord], None]
+"""Told of every hand as it finishes (its lane's result, already holding it): progress, streaming."""
+
+
 def play_lanes(lockstep: Lockstep, seed: int, hands: int, lanes: int, lane_ids: list[int],
                stop: Any = None, progress: Callable[[int], None] | None = None,
-               goals: tuple[str, ...] = ()) -> list[LaneResult]:
+               goals: tuple[str, ...] = (), results: dict[int, LaneResult] | None = None,
+               on_hand: HandListener | None = None) -> list[LaneResult]:
     """Play the hands of ``lane_ids`` in global index order; stop every lane at the first disagreement.
 
     ``stop`` (a shared ``multiprocessing.Value``) holds the lowest disagreeing hand index any
-    process has found, so that lanes in other processes stop there too.
+    process has found, so that lanes in other processes stop there too. ``results`` (filled as hands
+    finish) is what the caller keeps if the campaign is interrupted.
     """
     state = {lane: Lane(seed, lane, goals) for lane in lane_ids}
-    results = {lane: LaneResult(lane) for lane in lane_ids}
+    if results is None:
+        results = {}
+    results.update({lane: LaneResult(lane) for lane in lane_ids})
     limit = hands
     # A pipeline one hand deep: the candidate answers hand i while the reference prepares hand i + 1.
     pending: tuple[int, Prepared | HandOutcome, list[int]] | None = None
@@ -220,17 +228,20 @@ def play_lanes(lockstep: Lockstep, seed: int, hands: int, lanes: int, lane_ids: 
         nonlocal limit
         outcome = lockstep.finish(prepared)
         result = results[index % lanes]
-        result.hands.append(HandRecord(index, tuple(sorted(outcome.outcomes)), outcome.actions, outcome.failure))
+        record = HandRecord(index, tuple(sorted(outcome.outcomes)), outcome.actions, outcome.failure)
+        result.hands.append(record)
+        found = outcome.disagreement is not None
+        if found:
+            result.found_at, result.found, result.choices = index, outcome.disagreement, choices
+            limit = min(limit, index)
+            if stop is not None:
+                with stop.get_lock():
+                    stop.value = min(stop.value, index)
+        if on_hand is not None:
+            on_hand(result, record)
         if progress is not None:
             progress(index)
-        if outcome.disagreement is None:
-            return False
-        result.found_at, result.found, result.choices = index, outcome.disagreement, choices
-        limit = min(limit, index)
-        if stop is not None:
-            with stop.get_lock():
-                stop.value = min(stop.value, index)
-        return True
+        return found
 
     for index in range(hands):
         lane = index % lanes
@@ -250,38 +261,9 @@ def play_lanes(lockstep: Lockstep, seed: int, hands: int, lanes: int, lane_ids: 
         pending = (index, prepared, choices)
     if pending is not None:
         settle(*pending)
+    for lane in lane_ids:
+        results[lane].done = True
     return [results[lane] for lane in lane_ids]
-
-
-# ------------------------------------------------------------------ processes
-
-_WORKER: dict[str, Any] = {}
-
-
-def _worker_run(lane_ids: list[int]) -> list[LaneResult]:
-    make_lockstep: Callable[[], tuple[Lockstep, Callable[[], None]]] = _WORKER["make"]
-    lockstep, close = make_lockstep()
-    try:
-        return play_lanes(lockstep, _WORKER["seed"], _WORKER["hands"], _WORKER["lanes"], lane_ids,
-                          _WORKER["stop"], goals=_WORKER["goals"])
-    finally:
-        close()
-
-
-def play_parallel(make_lockstep: Callable[[], tuple[Lockstep, Callable[[], None]]], seed: int, hands: int,
-                  lanes: int, lane_ids: list[int], jobs: int, goals: tuple[str, ...] = ()) -> list[LaneResult]:
-    """``play_lanes`` with the lanes spread over ``jobs`` processes (forked: each opens its own engines)."""
-    groups = [lane_ids[j::jobs] for j in range(jobs)]
-    groups = [g for g in groups if g]
-    ctx = multiprocessing.get_context("fork")
-    stop = ctx.Value("q", hands)
-    _WORKER.update(make=make_lockstep, seed=seed, hands=hands, lanes=lanes, stop=stop, goals=goals)
-    try:
-        with ctx.Pool(len(groups)) as pool:
-            parts = pool.map(_worker_run, groups)
-    finally:
-        _WORKER.clear()
-    return trim([r for part in parts for r in part])
 
 
 def available_cpus() -> int:
@@ -368,7 +350,7 @@ def trim(lanes: list[LaneResult]) -> list[LaneResult]:
     cutoff = min(found)
     out = []
     for r in lanes:
-        kept = LaneResult(r.lane, [h for h in r.hands if h.index <= cutoff])
+        kept = LaneResult(r.lane, [h for h in r.hands if h.index <= cutoff], done=r.done, error=r.error)
         if r.found_at is not None and r.found_at <= cutoff:
             kept.found_at, kept.found, kept.choices = r.found_at, r.found, r.choices
         out.append(kept)

@@ -174,6 +174,8 @@ class CandidateFailure:
     message: str
     stderr: str = ""
     reference_state: Message | None = None
+    invalid: bool = False
+    """The candidate's answer broke its schema (a protocol error; never written as a scenario of the rules)."""
 
     def summary(self) -> str:
         what = "hung" if self.status == "timeout" else "failed"

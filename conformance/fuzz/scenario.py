@@ -27,12 +27,12 @@ from typing import Any
 import yaml
 
 from ..compare import check_expectations
+from ..engine import Engine
 from ..results import ERROR, FAIL, PASS, TIMEOUT, Result
 from ..specdata import SpecData
 from ..suite import Suite
 from .clauses import disagreement_clauses, failure_clauses
 from .compare import differing_seats, state_fields
-from .endpoints import Candidate
 from .fields import scenario_observe_fields
 from .model import CandidateFailure, Disagreement, Step, Trace
 
@@ -332,7 +332,7 @@ def write_trace(name: str, data: Mapping[str, Any], out_dir: Path) -> Path:
 class Verifier:
     """Runs a written scenario through the runner on the reference and on the candidate."""
 
-    def __init__(self, candidate: Candidate, spec_dir: Path | None = None) -> None:
+    def __init__(self, candidate: Engine, spec_dir: Path | None = None) -> None:
         self.candidate = candidate
         self.spec_dir = spec_dir
         self.reference_engine = Suite.load(spec_dir, []).engine("reference", 30.0)
@@ -349,7 +349,7 @@ class Verifier:
             except Exception as exc:  # noqa: BLE001 - an invalid file is a fuzzer bug: report it
                 return None, None, [f"the written scenario does not load: {exc}"]
         ref = suite.runner(self.reference_engine).run(suite.scenarios[0])
-        cand = suite.runner(self.candidate.engine).run(suite.scenarios[0])
+        cand = suite.runner(self.candidate).run(suite.scenarios[0])
         return ref, cand, []
 
     def close(self) -> None:

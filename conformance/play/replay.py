@@ -2,9 +2,9 @@
 
 A trajectory, game, count or setup scenario (loaded and checked by the
 conformance loader) or a fuzz ``.trace.json`` is replayed on the reference engine through
-its protocol session (:class:`reference_engine.wire.Session`, the same
-requests the runner sends). Each step records the action, the engine's answer
-(with the rule of a refusal), the step's expectations as written in the
+:class:`~conformance.engine.Engine` (``reference-direct``), the road every harness tool
+takes to an engine, with the same requests the runner sends. Each step records the action, the engine's answer
+(with the rule of a refusal, or the events the move caused), the step's expectations as written in the
 scenario, and the whole state afterwards: every seat's hand, the round, the
 Elders, tricks, result and game scores. A pattern scenario has no table: its
 request and expectation are shown instead.
@@ -26,9 +26,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from reference_engine.wire import Session
-
-from ..errors import ConformanceError
+from ..adapters import parse_engine_spec
+from ..engine import Engine
+from ..errors import AdapterError, ConformanceError
 from ..loader import Scenario, load_scenarios
 from ..paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
 from ..schemas import load_schemas
@@ -93,15 +93,27 @@ def load_replay(ref: str, rulebook: Rulebook | None = None) -> Message:
 # ------------------------------------------------------------------ replaying
 
 
+@lru_cache(maxsize=1)
+def _schemas() -> Any:
+    return load_schemas(default_spec_dir().resolve() / "schema")
+
+
 class _Replayer:
     def __init__(self, book: Rulebook) -> None:
         self.book = book
-        self.session = Session()
+        self.engine = Engine(parse_engine_spec("reference-direct"), _schemas(), timeout=None, validate=False)
         self.steps: list[Message] = []
         self.problem: str | None = None
 
+    def ask(self, message: Message) -> Message:
+        """The reference's answer (Engine turns a setup's seeds into the protocol's form)."""
+        try:
+            return dict(self.engine.call(message))
+        except AdapterError as exc:  # the reference failing is a bug of the reference: say so, no traceback
+            raise ReplayError(f"the reference engine failed on {message.get('cmd')!r}: {exc}") from None
+
     def start(self, setup: Mapping[str, Any], options: Mapping[str, str], line: int | None) -> bool:
-        answer = self.session.handle(start_request(setup, options))
+        answer = self.ask(start_request(setup, options))
         step: Message = {"kind": "setup", "label": "the deal", "seat": None, "action": None,
                          "outcome": self._outcome(answer), "expect": None, "line": line, "state": None}
         if answer["ok"]:
@@ -112,7 +124,7 @@ class _Replayer:
         return bool(answer["ok"])
 
     def state(self) -> Message | None:
-        answer = self.session.handle({"cmd": "state"})
+        answer = self.ask({"cmd": "state"})
         if not answer.pop("ok", False):
             return None  # no hand yet (a refused first setup)
         return answer
@@ -120,14 +132,15 @@ class _Replayer:
     def refused_start(self, setup: Mapping[str, Any], options: Mapping[str, str], expected: str,
                       line: int | None) -> None:
         """A `start` the scenario expects refused: the engine's answer, and the state (unchanged) after it."""
-        answer = self.session.handle(start_request(setup, options))
+        answer = self.ask(start_request(setup, options))
         self.steps.append({"kind": "start", "label": f"a setup to refuse as {expected}", "seat": None,
                            "action": None, "outcome": self._outcome(answer), "expect": {"error": expected},
                            "expected_error": expected, "request": dict(setup), "line": line, "state": self.state()})
 
     def _outcome(self, answer: Mapping[str, Any]) -> Message:
         if answer["ok"]:
-            return {"ok": True}
+            # what the move did, in the reference's words (spec/PROTOCOL.md "Events"): a round won, Elders…
+            return {"ok": True, "events": list(answer.get("events", []))} if "events" in answer else {"ok": True}
         error = dict(answer["error"])
         error["ok"] = False
         error["href"] = self.book.href(error.get("rule"))
@@ -137,7 +150,7 @@ class _Replayer:
              extra: Mapping[str, Any] | None = None) -> None:
         outcome: Message | None = None
         if action is not None and seat is not None:
-            outcome = self._outcome(self.session.handle({"cmd": "act", "seat": seat, "action": action}))
+            outcome = self._outcome(self.ask({"cmd": "act", "seat": seat, "action": action}))
             if kind == "do" and not outcome["ok"] and self.problem is None:
                 self.problem = (f"step {len(self.steps)}: the reference refuses {action!r} by seat {seat}: "
                                 f"{outcome.get('message')}")

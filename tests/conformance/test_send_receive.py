@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.adapters import SubprocessAdapter
+from conformance.adapters import InProcessAdapter, SubprocessAdapter
 from conformance.errors import EngineTimeout
-from conformance.fuzz.endpoints import ObjectAdapter
 from reference_engine.wire import Session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,7 +43,7 @@ def test_an_engine_that_never_answers_a_sent_request_still_times_out() -> None:
 
 
 def test_an_in_process_engine_answers_a_sent_request_when_it_is_received() -> None:
-    adapter = ObjectAdapter(Session, timeout=None)
+    adapter = InProcessAdapter("<object>", "Session", timeout=None, target=Session)
     adapter.start()
     adapter.send({"cmd": "hello", "protocol": 2})
     assert adapter.receive()["protocol"] == 2

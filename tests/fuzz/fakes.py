@@ -90,7 +90,62 @@ class FixedAnySuit(Session):
         return super().handle(message)
 
 
+class PhaseSeven(Session):
+    """Answers ``phase: 7`` in ``state`` once a hand is under way (a number where the schema has a phase name)."""
+
+    name = "fake-phase-seven"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if self.hand is not None and self.hand.history:
+            for state in _states(message, answer):
+                state["phase"] = 7
+        return answer
+
+
+class NotANumber(Session):
+    """Answers ``NaN`` (subprocess: the JSON token) for seat 0's tricks once a hand is under way."""
+
+    name = "fake-nan-tricks"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if self.hand is not None and self.hand.history:
+            for state in _states(message, answer):
+                state["tricks"] = [float("nan"), *state["tricks"][1:]]
+        return answer
+
+
+class ProtocolOneClaimingBatch(Session):
+    """Speaks protocol 1 only, yet lists ``batch`` (a protocol-2 request) among its capabilities."""
+
+    name = "fake-protocol-one-batch"
+    batches = 0
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        if message.get("cmd") == "hello":
+            if message.get("protocol") != 1:
+                return {"ok": False, "error": {"kind": "unsupported", "message": "protocol 1 only"}}
+            answer = super().handle(message)
+            answer["capabilities"] = [*answer["capabilities"], "batch"]
+            return answer
+        if message.get("cmd") == "batch":
+            type(self).batches += 1
+        return super().handle(message)
+
+
+def _states(message: Mapping[str, Any], answer: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``state`` answers inside ``answer`` (the answer itself, or a batch's states after an action)."""
+    if message.get("cmd") == "state" and answer.get("ok"):
+        return [answer]
+    if message.get("cmd") == "batch" and answer.get("ok"):
+        return [e["state"] for e in answer["steps"][1:] if isinstance(e.get("state"), dict) and e["state"].get("ok")]
+    return []
+
+
 FAKES = {
+    "nan-tricks": NotANumber,
+    "phase-seven": PhaseSeven,
     "crash-on-second-pass": CrashOnSecondPass,
     "hang": HangOnSecondSeatCall,
     "wrong-hand-sizes": WrongHandSizes,

@@ -18,7 +18,7 @@ from conformance.engine import Engine
 from conformance.fuzz import FuzzConfig, FuzzConfigError, fuzz
 from conformance.fuzz.cli import main
 from conformance.fuzz.driver import Lockstep
-from conformance.fuzz.endpoints import Reference, default_schemas, open_candidate
+from conformance.fuzz.endpoints import default_schemas, open_candidate, reference_engine
 from conformance.fuzz.model import ListChooser
 from conformance.loader import load_scenarios
 from conformance.paths import default_spec_dir
@@ -45,7 +45,7 @@ def run_through_runner(path: Path, engine: Engine) -> str:
 
 def mutant_engine(mutant_id: str) -> Engine:
     m = catalogue.get(mutant_id)
-    return open_candidate(m.factory, label=f"mutant:{m.id}").engine
+    return open_candidate(m.factory, label=f"mutant:{m.id}")
 
 
 # One mutant per kind of disagreement: who acts (to_act), what is legal, the Elders,
@@ -64,7 +64,7 @@ MUTANTS = [
 def test_finds_the_mutant_and_writes_a_scenario_that_catches_it(mutant_id: str, tmp_path: Path) -> None:
     out = tmp_path / "generated" / "fuzz"
     m = catalogue.get(mutant_id)
-    report = fuzz(FuzzConfig(engine=m.factory, label=f"mutant:{m.id}", hands=60, seed=0, out=out,
+    report = fuzz(FuzzConfig.of(engine=m.factory, label=f"mutant:{m.id}", hands=60, seed=0, out=out,
                              shrink_seconds=10))
     assert report.disagreement is not None, report.format()
     assert report.hands_to_first_disagreement is not None
@@ -89,7 +89,7 @@ def test_finds_the_mutant_and_writes_a_scenario_that_catches_it(mutant_id: str, 
 
 def test_shrinking_makes_the_hand_no_longer(tmp_path: Path) -> None:
     m = catalogue.get("tricks-one-per-round")
-    report = fuzz(FuzzConfig(engine=m.factory, hands=60, seed=0, out=None, shrink_seconds=20))
+    report = fuzz(FuzzConfig.of(engine=m.factory, hands=60, seed=0, out=None, shrink_seconds=20))
     s = report.search
     assert s.first is not None and s.shrunk is not None
     assert s.shrunk.actions <= s.first.actions
@@ -99,7 +99,7 @@ def test_shrinking_makes_the_hand_no_longer(tmp_path: Path) -> None:
 
 
 def test_reference_against_itself_finds_nothing() -> None:
-    report = fuzz(FuzzConfig(engine="reference", hands=40, seed=7, out=None))
+    report = fuzz(FuzzConfig.of(engine="reference", hands=40, seed=7, out=None))
     assert report.ok, report.format()
     assert report.search.hands == 40
     assert report.search.actions > 40 * 3
@@ -107,7 +107,7 @@ def test_reference_against_itself_finds_nothing() -> None:
 
 def test_reference_under_options_against_itself_finds_nothing() -> None:
     options = {"D7": "any-suit", "D12": "may-discard", "D17": "yes", "D21": "automatic", "D24": "declared"}
-    report = fuzz(FuzzConfig(engine="reference", hands=25, seed=1, out=None, options=options))
+    report = fuzz(FuzzConfig.of(engine="reference", hands=25, seed=1, out=None, options=options))
     assert report.ok, report.format()
     assert report.options == options
 
@@ -115,7 +115,7 @@ def test_reference_under_options_against_itself_finds_nothing() -> None:
 def test_subprocess_reference_finds_nothing() -> None:
     # ``python -m reference_engine`` from the repository root, installed or not
     engine = SubprocessAdapter([sys.executable, "-m", "reference_engine"], timeout=30, cwd=str(ROOT))
-    report = fuzz(FuzzConfig(engine=engine, hands=8, seed=2, out=None))
+    report = fuzz(FuzzConfig.of(engine=engine, hands=8, seed=2, out=None))
     assert report.ok, report.format()
 
 
@@ -124,29 +124,29 @@ def test_options_are_the_scenarios_requirements(tmp_path: Path) -> None:
     finds another mutant, and the scenario requires the options it was found under."""
     m = catalogue.get("clockwise")
     out = tmp_path / "generated"
-    report = fuzz(FuzzConfig(engine=m.factory, hands=20, seed=0, out=out, options={"D7": "any-suit"}))
+    report = fuzz(FuzzConfig.of(engine=m.factory, hands=20, seed=0, out=out, options={"D7": "any-suit"}))
     assert report.written and report.written[0].verified, report.format()
     scenario = yaml.safe_load(report.written[0].path.read_text())["scenarios"][0]
     assert scenario["requires"] == {"D7": "any-suit"}
 
 
 def test_a_fixed_engine_is_fuzzed_under_the_options_it_declares() -> None:
-    report = fuzz(FuzzConfig(engine=fakes.FixedAnySuit, hands=15, seed=0, out=None))
+    report = fuzz(FuzzConfig.of(engine=fakes.FixedAnySuit, hands=15, seed=0, out=None))
     assert report.ok, report.format()
     assert report.options == {"D7": "any-suit"}
     # options it does not follow cannot be fuzzed
     with pytest.raises(FuzzConfigError, match="not configurable"):
-        fuzz(FuzzConfig(engine=fakes.FixedAnySuit, hands=1, out=None, options={"D7": "same-suit"}))
+        fuzz(FuzzConfig.of(engine=fakes.FixedAnySuit, hands=1, out=None, options={"D7": "same-suit"}))
 
 
 def test_unknown_option_is_a_configuration_error() -> None:
     with pytest.raises(FuzzConfigError):
-        fuzz(FuzzConfig(engine="reference", hands=1, out=None, options={"D7": "sideways"}))
+        fuzz(FuzzConfig.of(engine="reference", hands=1, out=None, options={"D7": "sideways"}))
 
 
 def test_a_crashing_candidate_is_reported_and_fuzzing_goes_on(tmp_path: Path) -> None:
     out = tmp_path / "generated"
-    report = fuzz(FuzzConfig(engine=fakes.CrashOnSecondPass, hands=60, seed=2, out=out))
+    report = fuzz(FuzzConfig.of(engine=fakes.CrashOnSecondPass, hands=60, seed=2, out=out))
     assert report.disagreement is None
     assert report.search.hands == 60  # the search went on after each crash
     assert report.search.failure_count >= 2
@@ -163,7 +163,7 @@ def test_a_crashing_candidate_is_reported_and_fuzzing_goes_on(tmp_path: Path) ->
 
 @pytest.mark.parametrize("batch", [False, True])
 def test_a_hanging_candidate_times_out_and_fuzzing_goes_on(batch: bool) -> None:
-    report = fuzz(FuzzConfig(engine=fakes.HangOnSecondSeatCall, hands=20, seed=2, out=None, timeout=0.2, batch=batch))
+    report = fuzz(FuzzConfig.of(engine=fakes.HangOnSecondSeatCall, hands=20, seed=2, out=None, timeout=0.2, batch=batch))
     assert report.search.hands == 20
     assert report.search.failure_count >= 1, report.format()
     assert all(f.status == "timeout" for f in report.failures)
@@ -178,7 +178,7 @@ def test_a_hanging_candidate_times_out_and_fuzzing_goes_on(batch: bool) -> None:
 
 def test_a_crashing_subprocess_is_restarted(tmp_path: Path) -> None:
     engine = f"cmd:{sys.executable} {ROOT / 'tests' / 'fuzz' / 'fakes.py'} crash-on-second-pass"
-    report = fuzz(FuzzConfig(engine=engine, hands=30, seed=2, out=None, timeout=10))
+    report = fuzz(FuzzConfig.of(engine=engine, hands=30, seed=2, out=None, timeout=10))
     assert report.search.hands == 30
     assert report.search.failure_count >= 1, report.format()
     assert "exited" in report.failures[0].message or "closed" in report.failures[0].message
@@ -186,7 +186,7 @@ def test_a_crashing_subprocess_is_restarted(tmp_path: Path) -> None:
 
 def test_accepting_an_illegal_action_is_a_reject_scenario(tmp_path: Path) -> None:
     out = tmp_path / "generated"
-    report = fuzz(FuzzConfig(engine=fakes.AcceptsWrongSeat, hands=30, seed=1, out=out))
+    report = fuzz(FuzzConfig.of(engine=fakes.AcceptsWrongSeat, hands=30, seed=1, out=out))
     d = report.disagreement
     assert d is not None and d.where == "reject"
     assert report.written and report.written[0].verified, report.format()
@@ -196,7 +196,7 @@ def test_accepting_an_illegal_action_is_a_reject_scenario(tmp_path: Path) -> Non
 
 def test_an_observation_disagreement_is_written_as_a_scenario_with_an_observe_expectation(tmp_path: Path) -> None:
     out = tmp_path / "generated" / "fuzz"
-    report = fuzz(FuzzConfig(engine=fakes.WrongHandSizes, hands=5, seed=0, out=out, shrink_seconds=10))
+    report = fuzz(FuzzConfig.of(engine=fakes.WrongHandSizes, hands=5, seed=0, out=out, shrink_seconds=10))
     d = report.disagreement
     assert d is not None and d.where == "observe"
     assert any("hand_sizes" in path for path in d.detail)
@@ -208,14 +208,14 @@ def test_an_observation_disagreement_is_written_as_a_scenario_with_an_observe_ex
     assert entry["seat"] == d.seat and set(entry) == {"seat", "hand_sizes"}
     assert scenario["clauses"] == ["OBS-1", "PLAY-5"]  # spec/expectations.yaml: the clauses behind `observe`
     # observations are not compared when asked not to
-    assert fuzz(FuzzConfig(engine=fakes.WrongHandSizes, hands=5, seed=0, out=None, observe=False)).ok
+    assert fuzz(FuzzConfig.of(engine=fakes.WrongHandSizes, hands=5, seed=0, out=None, observe=False)).ok
 
 
 def test_a_wrong_observed_dealer_is_written_as_a_verified_scenario(tmp_path: Path) -> None:
     # `observe` expectations hold every observation field (dealer included) since issue 21, section 2;
     # before, this disagreement could only be written as a trace.
     out = tmp_path / "generated"
-    report = fuzz(FuzzConfig(engine=fakes.WrongObservedDealer, hands=5, seed=0, out=out, shrink_seconds=5))
+    report = fuzz(FuzzConfig.of(engine=fakes.WrongObservedDealer, hands=5, seed=0, out=out, shrink_seconds=5))
     d = report.disagreement
     assert d is not None and d.where == "observe" and d.detail == ["dealer"]
     assert len(report.written) == 1 and not report.traces
@@ -223,8 +223,7 @@ def test_a_wrong_observed_dealer_is_written_as_a_verified_scenario(tmp_path: Pat
 
 
 def test_replaying_the_choices_replays_the_hand() -> None:
-    ref = Reference()
-    lock = Lockstep(ref, open_candidate("reference"))
+    lock = Lockstep(reference_engine(), open_candidate("reference"))
     one = lock.play(ListChooser([0, 1, 12345, 1, 0, 3, 2, 0, 1]))
     two = lock.play(ListChooser([0, 1, 12345, 1, 0, 3, 2, 0, 1]))
     assert one.clean and two.clean

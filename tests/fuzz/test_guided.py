@@ -16,7 +16,7 @@ import pytest
 from conformance.cli import main as cli_main
 from conformance.fuzz import FuzzConfig, fuzz
 from conformance.fuzz.fields import compared_fields
-from conformance.fuzz.merge import campaign_of, merge_fuzz_reports
+from conformance.fuzz.merge import MergeError, campaign_of, merge_fuzz_reports
 from reference_engine.wire import Session
 from tests.fuzz import fakes
 
@@ -28,8 +28,13 @@ def campaign(tmp_path: Path, name: str, **kw: object) -> dict[str, Any]:
     report = tmp_path / f"{name}.json"
     config = dict(engine="reference", hands=64, seed=3, out=None, observe="last", report=report)
     config.update(kw)
-    fuzz(FuzzConfig(**config))
-    data: dict[str, Any] = json.loads(report.read_text(encoding="utf-8"))
+    fuzz(FuzzConfig.of(**config))
+    return untimed(json.loads(report.read_text(encoding="utf-8")))
+
+
+def untimed(data: dict[str, Any]) -> dict[str, Any]:
+    """A report without its timing (the one thing two plays of a campaign do not share)."""
+    data.pop("duration", None)
     return data
 
 
@@ -44,7 +49,7 @@ def test_shards_merged_are_the_whole_campaign(tmp_path: Path) -> None:
     whole = campaign(tmp_path, "whole")
     shards = [campaign(tmp_path, f"shard{i}", shard=(i, 3)) for i in range(3)]
     assert merge_fuzz_reports(shards) == whole
-    with pytest.raises(ValueError, match="seed"):
+    with pytest.raises(MergeError, match="seed"):
         merge_fuzz_reports([shards[0], campaign(tmp_path, "other", seed=4, shard=(1, 3))])
 
 
@@ -60,7 +65,7 @@ def test_a_disagreement_is_the_same_whole_in_jobs_and_in_merged_shards(tmp_path:
     # the merge command prints it and fails
     paths = [tmp_path / f"s{i}.json" for i in range(2)]
     assert cli_main(["merge", *map(str, paths), "--out", str(tmp_path / "m.json")]) == 1
-    assert json.loads((tmp_path / "m.json").read_text(encoding="utf-8")) == whole
+    assert untimed(json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))) == whole
 
 
 def test_run_jobs_and_merged_shards_give_the_results_of_one_process(tmp_path: Path) -> None:
@@ -104,24 +109,27 @@ def test_the_compared_fields_are_the_schemas_required_and_optional_fields() -> N
 
 
 def test_an_engine_sending_only_the_required_fields_fuzzes_clean() -> None:
-    report = fuzz(FuzzConfig(engine=fakes.RequiredFieldsOnly, hands=40, seed=1, out=None))
+    report = fuzz(FuzzConfig.of(engine=fakes.RequiredFieldsOnly, hands=40, seed=1, out=None))
     assert report.ok and not report.batch, report.format()
 
 
 def test_fields_no_schema_defines_are_never_compared() -> None:
-    assert fuzz(FuzzConfig(engine=fakes.ExtraFields, hands=20, seed=1, out=None)).ok
+    assert fuzz(FuzzConfig.of(engine=fakes.ExtraFields, hands=20, seed=1, out=None)).ok
 
 
 def test_a_field_compared_only_in_some_phases_follows_its_schema_annotation() -> None:
     # state.response.schema.json: `round` has x-compare-when {phase: [playing]} (not defined elsewhere)
     assert dict(compared_fields().state.when)["round"] == (("phase", ("playing",)),)
-    assert fuzz(FuzzConfig(engine=fakes.RoundOutsidePlaying, hands=30, seed=0, out=None)).ok
+    assert fuzz(FuzzConfig.of(engine=fakes.RoundOutsidePlaying, hands=30, seed=0, out=None)).ok
 
 
-def test_a_missing_required_field_is_a_disagreement() -> None:
-    report = fuzz(FuzzConfig(engine=fakes.MissingRequiredField, hands=5, seed=0, out=None, shrink=False))
-    d = report.disagreement
-    assert d is not None and d.where == "observe" and d.detail == ["hand_sizes"], report.format()
+def test_a_missing_required_field_is_a_protocol_error_not_a_disagreement() -> None:
+    # the answer breaks its schema (hand_sizes is required): the runner calls it an error, and so does the fuzzer
+    report = fuzz(FuzzConfig.of(engine=fakes.MissingRequiredField, hands=5, seed=0, out=None, shrink=False))
+    assert report.disagreement is None and report.failures, report.format()
+    failure = report.failures[0]
+    assert failure.invalid and failure.request == {"cmd": "observe", "seat": 0}
+    assert "invalid answer to 'observe'" in failure.message and "hand_sizes" in failure.message
 
 
 # ------------------------------------------------------------------ batch
@@ -148,7 +156,7 @@ def test_a_batch_answers_what_the_same_requests_answer_one_by_one() -> None:
 
 def test_batch_and_step_by_step_find_the_same_disagreement() -> None:
     m = catalogue.get("clockwise")
-    reports = [fuzz(FuzzConfig(engine=m.factory, label="m", hands=30, seed=0, out=None, shrink=False, batch=b))
+    reports = [fuzz(FuzzConfig.of(engine=m.factory, label="m", hands=30, seed=0, out=None, shrink=False, batch=b))
                for b in (True, False)]
     a, b = (r.disagreement for r in reports)
     assert a is not None and b is not None
@@ -220,37 +228,38 @@ def test_a_batch_field_the_protocol_does_not_define_is_refused() -> None:
 def test_playout_hands_find_what_step_by_step_hands_find_and_report_it_step_by_step() -> None:
     m = catalogue.get("clockwise")
     # no probes: every hand is a playout hand
-    report = fuzz(FuzzConfig(engine=m.factory, label="m", hands=30, seed=0, out=None, shrink=False,
+    report = fuzz(FuzzConfig.of(engine=m.factory, label="m", hands=30, seed=0, out=None, shrink=False,
                              states="last", observe="last", probe_percent=0))
     d = report.disagreement
     assert d is not None, report.format()
     # reported from the step-by-step replay: the reference's state before the last step and the dealt hands
     assert d.before is not None and d.before.get("ok") and d.trace.hands is not None
-    slow = fuzz(FuzzConfig(engine=m.factory, label="m", hands=30, seed=0, out=None, shrink=False,
+    slow = fuzz(FuzzConfig.of(engine=m.factory, label="m", hands=30, seed=0, out=None, shrink=False,
                            states="last", observe="last", playout=False))
     assert slow.disagreement is not None and slow.hands_to_first_disagreement is not None
 
 
 def test_the_reference_plays_every_guided_hand_in_one_request_and_probes_in_one_more(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    from conformance.adapters import DirectAdapter
     from conformance.fuzz.driver import Lockstep
-    from conformance.fuzz.endpoints import Reference
 
     modes: list[str] = []
     asked: list[str] = []
-    draw, handle = Lockstep.draw_mode, Reference.handle
+    draw, handle = Lockstep.draw_mode, DirectAdapter.request  # the reference's road (the candidate's has a timeout)
 
     def spy_mode(self: Lockstep, chooser: Any) -> str:
         modes.append(draw(self, chooser))
         return modes[-1]
 
-    def spy_handle(self: Reference, message: dict[str, Any]) -> dict[str, Any]:
-        asked.append(message["cmd"] + ("+playout" if "playout" in message else ""))
+    def spy_handle(self: DirectAdapter, message: dict[str, Any]) -> dict[str, Any]:
+        if message["cmd"] != "hello":
+            asked.append(message["cmd"] + ("+playout" if "playout" in message else ""))
         return handle(self, message)
 
     monkeypatch.setattr(Lockstep, "draw_mode", spy_mode)
-    monkeypatch.setattr(Reference, "handle", spy_handle)
-    report = fuzz(FuzzConfig(engine="reference", hands=200, seed=0, out=None, observe="last"))
+    monkeypatch.setattr(DirectAdapter, "request", spy_handle)
+    report = fuzz(FuzzConfig.of(engine="reference", hands=200, seed=0, out=None, observe="last"))
     assert report.ok
     # one hand in four probes (drawn: about 50), the others are plain playouts
     assert 25 < modes.count("probes") < 80 and modes.count("playout") == 200 - modes.count("probes")
@@ -261,7 +270,7 @@ def test_the_reference_plays_every_guided_hand_in_one_request_and_probes_in_one_
     assert set(asked) <= {"batch+playout", "batch", "pattern", "start"}, set(asked)
     assert report.coverage and any(k.startswith("refusal:") for k in report.coverage)  # probes were answered
     modes.clear()
-    assert fuzz(FuzzConfig(engine="reference", hands=20, seed=0, out=None, playout=False)).ok
+    assert fuzz(FuzzConfig.of(engine="reference", hands=20, seed=0, out=None, playout=False)).ok
     assert modes == ["steps"] * 20
 
 
@@ -278,8 +287,8 @@ def test_a_pipelined_subprocess_stops_at_the_same_first_disagreement() -> None:
 
     fakes_py = Path(fakes.__file__).resolve()
     config = dict(hands=200, seed=1, out=None, shrink=False, observe="last")
-    inprocess = fuzz(FuzzConfig(engine=fakes.AcceptsWrongSeat, **config))
-    subprocess = fuzz(FuzzConfig(engine=f"cmd:{sys.executable} {fakes_py} accepts-wrong-seat",
+    inprocess = fuzz(FuzzConfig.of(engine=fakes.AcceptsWrongSeat, **config))
+    subprocess = fuzz(FuzzConfig.of(engine=f"cmd:{sys.executable} {fakes_py} accepts-wrong-seat",
                                  **config))
     a, b = inprocess.disagreement, subprocess.disagreement
     assert a is not None and b is not None, subprocess.format()
@@ -291,7 +300,7 @@ def test_a_pipelined_subprocess_stops_at_the_same_first_disagreement() -> None:
 @pytest.mark.parametrize("game", [False, True])
 def test_a_protocol_2_candidate_is_sent_its_seeds_as_decimal_strings(game: bool) -> None:
     # The fuzzer draws 64-bit integers; JSON parsers of many languages keep integers exact only to 2^53.
-    report = fuzz(FuzzConfig(engine=fakes.StrictSeeds, hands=12 if game else 40, seed=0, out=None, game=game,
+    report = fuzz(FuzzConfig.of(engine=fakes.StrictSeeds, hands=12 if game else 40, seed=0, out=None, game=game,
                              setup_kinds=("seed",) if not game else ("hands", "seed", "deck", "tigers")))
     assert report.ok, report.format()
 
@@ -300,7 +309,7 @@ def test_a_protocol_2_candidate_is_sent_its_seeds_as_decimal_strings(game: bool)
 
 
 def test_every_campaign_prints_its_outcome_coverage_and_names_the_unreached() -> None:
-    report = fuzz(FuzzConfig(engine="reference", hands=10, seed=0, out=None, observe="none"))
+    report = fuzz(FuzzConfig.of(engine="reference", hands=10, seed=0, out=None, observe="none"))
     text = report.format()
     assert "outcome coverage:" in text and "UNREACHED: " in text
     assert report.unreached and all(c.id in text for c in report.unreached)
@@ -315,7 +324,7 @@ def test_game_mode_finds_a_misreading_visible_across_hands_and_writes_a_game_sce
 
     m = catalogue.get("game-length-deals")  # a void hand counted toward the game's four (GAME-2, D31)
     out = tmp_path / "generated" / "fuzz"
-    report = fuzz(FuzzConfig(engine=m.factory, label="m", hands=20, seed=0, out=out, game=True, shrink_seconds=3))
+    report = fuzz(FuzzConfig.of(engine=m.factory, label="m", hands=20, seed=0, out=out, game=True, shrink_seconds=3))
     d = report.disagreement
     assert d is not None and "game" in d.fields, report.format()
     (written,) = report.written
@@ -323,5 +332,5 @@ def test_game_mode_finds_a_misreading_visible_across_hands_and_writes_a_game_sce
     (scenario,) = yaml.safe_load(written.path.read_text(encoding="utf-8"))["scenarios"]
     assert set(scenario["game"]["setup"]) == {"first_dealer", "deals"} and "trajectory" not in scenario
     assert report.format().startswith("fuzz:") and "games: " in report.format()
-    clean = fuzz(FuzzConfig(engine="reference", hands=3, seed=0, out=None, game=True, observe="last"))
+    clean = fuzz(FuzzConfig.of(engine="reference", hands=3, seed=0, out=None, game=True, observe="last"))
     assert clean.ok and "rule outcome classes reached in 3 game(s)" in clean.format()

@@ -73,14 +73,18 @@ class Corpus(Suite):
     ) -> list[Result]:
         """Run scenarios (default: all) against one in-process engine, through the runner's own path.
 
-        Without a ``timeout`` the engine is called directly (about twice as
-        fast; the mutants have no unbounded loop). ``validate=False`` skips
+        Every engine is reached through :class:`~conformance.engine.Engine`, as
+        the runner reaches any engine. Without a ``timeout`` it is called
+        directly (``reference-direct``'s road, :class:`~conformance.adapters.DirectAdapter`:
+        no thread, no JSON copies; the mutants have no unbounded loop). ``validate=False`` skips
         the schema check of answers, most of the runner's time, which cannot
         tell a mutant from the reference: every mutant answers through the
         reference's own Session, in its shapes. The reference and the control
         run validated.
         """
-        engine = Engine(parse_engine_spec(engine_spec), self.schemas, timeout=timeout, validate=validate)
+        spec = parse_engine_spec(engine_spec)
+        engine = Engine(spec if timeout is not None else spec.called_directly(None), self.schemas,
+                        timeout=timeout, validate=validate)
         try:
             return run_scenarios(self.scenarios if scenarios is None else scenarios, engine, self.spec)
         finally:

@@ -54,7 +54,7 @@ def fuzz_mutants(mutants: Sequence[Any], *, hands: int, seed: int, out: Path | N
     for m in mutants:
         started = time.perf_counter()
         try:
-            report = fuzz(FuzzConfig(
+            report = fuzz(FuzzConfig.of(
                 engine=m.factory, label=f"mutant:{m.id}", hands=hands, seed=seed,
                 out=None if out is None else out / m.id, verify=out is not None, shrink=shrink,
                 observe=observe, options={}))

@@ -53,6 +53,9 @@ def test_a_refusal_links_its_clause_and_a_step_names_its_line() -> None:
     last = replay["steps"][4]
     assert last["label"] == "seat 3: discard Sin1 Sin2 Sin3" and last["line"] > replay["line"]
     assert last["expect"]["observe"][0]["seat"] == 0
+    # what each move did comes from the reference's events, not from a diff of states
+    assert last["outcome"]["events"] == ["3 discard Sin1 Sin2 Sin3", "1 wins 3 tricks"]
+    assert "1 promotes Gon6 Gon7 Gon8 to Elders" in replay["steps"][3]["outcome"]["events"]
     rejected = next(
         (s for sc in corpus() if sc.kind == "trajectory"
          for s in replay_scenario(sc)["steps"] if s["kind"] == "reject" and s["outcome"].get("rule")), None)

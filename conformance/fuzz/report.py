@@ -1,0 +1,234 @@
+"""A fuzz campaign's report: the text the command prints and the JSON ``--report`` it writes.
+
+The JSON report (``spec/schema/report/fuzz.schema.json``) knows what it is and
+keeps what was done: ``kind: "fuzz"``, its ``version``, the ``shard`` it is of
+a campaign (or null), the campaign's identity (seed, hands, lanes, strategy,
+options and the comparison mode), the ``engine`` (spec, name, version,
+protocol, declared options), whether it is ``complete`` (every lane played to
+its end, not interrupted, no worker lost), and every finished hand of each
+lane. ``hakka-conformance merge`` (conformance/fuzz/merge.py) checks shards
+against it before joining them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .config import FuzzConfig
+from .guided import LaneResult
+from .model import CandidateFailure, Disagreement
+from .scenario import Written
+from .search import SearchResult
+
+REPORT_FORMAT = "hakka-fuzz-report"
+REPORT_VERSION = 2
+"""2: ``kind``, ``shard``, ``engine`` as an object, ``strategy``, ``mode``, ``complete``, ``interrupted``,
+lanes' ``done`` and ``error``; the hands and outcomes of version 1 are unchanged."""
+
+
+@dataclass
+class FuzzReport:
+    engine: str
+    options: dict[str, str]
+    config: FuzzConfig
+    search: SearchResult
+    candidate_info: dict[str, Any] = field(default_factory=dict)
+    written: list[Written] = field(default_factory=list)
+    traces: list[Path] = field(default_factory=list)
+    restarts: int = 0
+    seconds: float = 0.0
+    observe: bool = False
+    unwritable: str = ""
+    coverage: Counter[str] = field(default_factory=Counter)
+    classes: tuple[Any, ...] = ()  # reference_engine.outcomes.OutcomeClass, under the options played
+    lanes: list[LaneResult] = field(default_factory=list)
+    lane_ids: list[int] = field(default_factory=list)
+    observe_mode: str = "none"
+    batch: bool = False
+    interrupted: str | None = None
+    """The signal that stopped the campaign (``SIGINT``, ``SIGTERM``), if one did."""
+
+    @property
+    def complete(self) -> bool:
+        """Every lane of the report played to its end (or to the first disagreement), nothing interrupted."""
+        if self.interrupted is not None:
+            return False
+        if self.config.strategy.search != "guided":
+            return True
+        played = {lane.lane: lane for lane in self.lanes}
+        return all(n in played and played[n].done and played[n].error is None for n in self.lane_ids)
+
+    @property
+    def errored_lanes(self) -> list[LaneResult]:
+        return [lane for lane in self.lanes if lane.error is not None]
+
+    @property
+    def unreached(self) -> list[Any]:
+        return [c for c in self.classes if not self.coverage.get(c.id)]
+
+    def coverage_lines(self) -> list[str]:
+        if not self.classes:
+            return ["outcome coverage: not measured (the reference reports no outcomes)"]
+        reached = len(self.classes) - len(self.unreached)
+        lines = [f"outcome coverage: {reached}/{len(self.classes)} rule outcome classes reached in "
+                 f"{self.search.hands} {'game' if self.config.campaign.game else 'hand'}(s)"]
+        rare = sorted((self.coverage[c.id], c.id) for c in self.classes if 0 < self.coverage.get(c.id, 0) < 5)
+        if rare:
+            lines.append("  rarely reached: " + ", ".join(f"{cid} ×{n}" for n, cid in rare))
+        if self.unreached:
+            lines.append("  UNREACHED: " + ", ".join(f"{c.id} ({c.rule})" for c in self.unreached))
+        return lines
+
+    @property
+    def disagreement(self) -> Disagreement | None:
+        return self.search.disagreement
+
+    @property
+    def failures(self) -> list[CandidateFailure]:
+        return self.search.failures
+
+    @property
+    def ok(self) -> bool:
+        return self.disagreement is None and self.search.failure_count == 0 and not self.errored_lanes
+
+    @property
+    def hands_to_first_disagreement(self) -> int | None:
+        return self.search.first_at
+
+    def format(self) -> str:
+        return "\n".join(self._head() + self._failure_lines() + self._finding_lines() + self._written_lines()
+                         + self.coverage_lines())
+
+    def _head(self) -> list[str]:
+        s, config = self.search, self.config
+        lines = [f"fuzz: {self.engine} against the reference, seed {config.campaign.seed}, "
+                 f"options {_options_text(self.options)}"
+                 + ("" if self.observe else " (observations not compared)")]
+        rate = s.hands / s.seconds if s.seconds else 0.0
+        unit = "games" if config.campaign.game else "hands"
+        guided = config.strategy.search == "guided"
+        lines.append(f"{unit}: {s.hands}  actions: {s.actions}  time: {s.seconds:.2f} s  ({rate:,.0f} {unit}/s)"
+                     + (f"  [{config.strategy.search}: lanes {_lanes_text(self.lane_ids, config.campaign.lanes)}"
+                        f", jobs {config.split.jobs}" if guided else f"  [{config.strategy.search}")
+                     + f", observations {self.observe_mode}{', batch' if self.batch else ''}]")
+        if self.interrupted is not None:
+            lines.append(f"INTERRUPTED by {self.interrupted}: the report holds the {s.hands} finished "
+                         f"{unit} and is marked incomplete")
+        for lane in self.errored_lanes:
+            lines.append(f"lane {lane.lane} ERRORED after {len(lane.hands)} {unit}: {lane.error}")
+        return lines
+
+    def _failure_lines(self) -> list[str]:
+        s, lines = self.search, []
+        if s.failure_count:
+            lines.append(f"candidate failures (crash, hang, protocol): {s.failure_count}; "
+                         f"restarted {self.restarts} time(s)")
+            for f in s.failures[:5]:
+                lines.append(f"  hand with {len(f.trace.steps)} action(s), setup {f.trace.setup}: {f.summary()}")
+                if f.trace.steps:
+                    lines.append("    actions: " + "; ".join(
+                        f"{st.seat}:{st.action}" + (" (reject)" if st.kind == "reject" else "") for st in f.trace.steps))
+        return lines
+
+    def _finding_lines(self) -> list[str]:
+        s, d = self.search, self.disagreement
+        if d is None:
+            return ["no disagreement" if s.failure_count == 0 else "no disagreement besides the failures above"]
+        lines = [f"first disagreement in hand {s.first_at}: {s.first.summary() if s.first else ''}"]
+        if s.shrunk is not None and s.first is not None:
+            lines.append(f"shrunk from {s.first.actions} to {s.shrunk.actions} action(s) in "
+                         f"{s.shrink_calls} replays ({s.shrink_seconds:.1f} s): {s.shrunk.summary()}")
+        if s.note:
+            lines.append(f"note: {s.note}")
+        if d.detail:
+            lines.append("  differing: " + ", ".join(d.detail))
+        return lines
+
+    def _written_lines(self) -> list[str]:
+        lines = []
+        for w in self.written:
+            status = "verified" if w.verified else "NOT verified"
+            ref = w.reference.status if w.reference else "-"
+            cand = w.candidate.status if w.candidate else "-"
+            lines.append(f"wrote {w.path} ({status}: reference {ref}, candidate {cand}; clauses {', '.join(w.clauses)})")
+            if w.candidate is not None and w.candidate.diff:
+                lines.extend("    " + line for line in w.candidate.diff[:8])
+            lines.extend("    problem: " + p for p in w.problems)
+        lines.extend(f"wrote {t}" for t in self.traces)
+        if self.unwritable:
+            lines.append(self.unwritable)
+        return lines
+
+    def as_json(self) -> dict[str, Any]:
+        """The campaign as JSON: its identity, and every finished hand's outcomes (enough to merge shards)."""
+        config = self.config
+        data = {
+            "format": REPORT_FORMAT,
+            "kind": "fuzz",
+            "version": REPORT_VERSION,
+            "complete": self.complete,
+            "interrupted": self.interrupted,
+            "shard": (None if config.split.shard is None
+                      else {"index": config.split.shard[0], "count": config.split.shard[1]}),
+            "engine": engine_json(self.engine, self.candidate_info),
+            "strategy": config.strategy.search,
+            "mode": {"states": config.compare.states, "batch": self.batch, "game": config.campaign.game},
+            "duration": round(self.seconds, 3),
+        }
+        data.update(campaign_json(config, self.options, self.observe_mode, self.lane_ids, self.lanes,
+                                  [c.id for c in self.classes]))
+        return data
+
+
+def engine_json(spec: str, info: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine a report is of: its spec and what it said in ``hello``."""
+    return {"spec": spec, "name": info.get("name"), "version": info.get("version"),
+            "protocol": info.get("protocol"), "options": dict(info.get("options") or {})}
+
+
+def _lanes_text(ids: list[int], lanes: int) -> str:
+    return f"all {lanes}" if ids == list(range(lanes)) else ",".join(map(str, ids)) + f" of {lanes}"
+
+
+def _options_text(options: Mapping[str, str]) -> str:
+    return " ".join(f"{k}={v}" for k, v in options.items()) or "defaults"
+
+
+def lane_json(r: LaneResult) -> dict[str, Any]:
+    d = r.found
+    found = None if d is None else {
+        "index": r.found_at, "summary": d.summary(), "where": d.where, "fields": d.fields,
+        "detail": d.detail, "seat": d.seat, "trace": d.trace.as_json(), "choices": r.choices}
+    data: dict[str, Any] = {
+        "lane": r.lane,
+        "found": found,
+        "hands": [[h.index, list(h.outcomes), h.actions, None if h.failure is None else h.failure.summary()]
+                  for h in r.hands],
+        "done": r.done,
+    }
+    if r.error is not None:
+        data["error"] = r.error
+    return data
+
+
+def campaign_json(config: FuzzConfig, options: Mapping[str, str], observe: str, lane_ids: list[int],
+                  lanes: list[LaneResult], classes: list[str]) -> dict[str, Any]:
+    """The campaign's identity and its lanes (the fields of report version 1, unchanged)."""
+    campaign = config.campaign
+    return {
+        "seed": campaign.seed,
+        "hands": campaign.hands,
+        "lanes": campaign.lanes,
+        "options": dict(options),
+        "observe": observe,
+        "probe_percent": campaign.probe_percent,
+        "playout": config.strategy.playout,
+        "setup_kinds": list(campaign.setup_kinds),
+        "classes": classes,
+        "lane_results": [lane_json(r) for r in sorted(lanes, key=lambda r: r.lane)],
+        "shard_lanes": list(lane_ids),
+    }
