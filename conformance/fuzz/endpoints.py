@@ -25,6 +25,7 @@ from ..engine import Engine, EngineInfo, schema_reason
 from ..errors import AdapterError, EngineCrashed, ProtocolViolation
 from ..paths import default_spec_dir
 from ..schemas import Schemas, load_schemas
+from ..setups import with_seeds
 
 Message = dict[str, Any]
 
@@ -51,6 +52,9 @@ class Reference:
         return "playout" in (self.info.get("capabilities") or ())
 
     def handle(self, message: Message) -> Message:
+        if message.get("cmd") in ("start", "batch") and "setup" in message and self.info.get("protocol", 1) >= 2:
+            # Protocol 2 takes seeds as decimal strings only (spec/PROTOCOL.md, Versions).
+            message = {**message, "setup": with_seeds(message["setup"], lambda s: str(s) if type(s) is int else s)}
         answer: Message = self.session.handle(message)
         return answer
 

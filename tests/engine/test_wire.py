@@ -248,16 +248,39 @@ def test_refused_start_keeps_the_hand_in_play(s: Checked) -> None:
 
 def test_seeds_travel_as_decimal_strings() -> None:
     big = 2**64 - 1
-    for seed in (big, str(big)):
+    for protocol, seed in ((1, big), (1, str(big)), (2, str(big))):
         session = Session()
+        session.handle({"cmd": "hello", "protocol": protocol})
         assert session.handle({"cmd": "start", "setup": {"dealer": 0, "seed": seed}}) == {"ok": True}
         assert session.handle({"cmd": "state"})["hands"] == Checked.hands_of_seed(big)
-    for bad in (str(2**64), "-1", "01", "1e3", 1.0, True):
+    for bad in ("-1", "01", "1e3", "1 ", 1.0, True, 2**64, -1):
         r = Session().handle({"cmd": "start", "setup": {"dealer": 0, "seed": bad}})
         assert r["error"]["kind"] == "malformed", bad
 
 
+def test_a_seed_the_schema_lets_through_but_d33_cannot_shuffle_is_a_bad_setup() -> None:
+    """PROTOCOL.md "Which error wins": the schema decides malformed; 20 digits above 2^64-1 is D33's."""
+    session = Session()
+    session.handle({"cmd": "hello", "protocol": 2})
+    for seed in (str(2**64), "99999999999999999999"):
+        r = session.handle({"cmd": "start", "setup": {"dealer": 0, "seed": seed}})
+        assert r["error"]["kind"] == "bad-setup" and r["error"]["rule"] == "D33", seed
+        r = session.handle({"cmd": "start", "setup": {"game": {"first_dealer": 0, "deals": [{"seed": seed}]}}})
+        assert r["error"]["kind"] == "bad-setup", seed
+
+
+def test_protocol_2_takes_seeds_as_decimal_strings_only() -> None:
+    session = Session()
+    session.handle({"cmd": "hello", "protocol": 2})
+    for setup in ({"dealer": 0, "seed": 5}, {"game": {"first_dealer": 0, "deals": [{"seed": 5}]}}):
+        r = session.handle({"cmd": "start", "setup": setup})
+        assert r["error"]["kind"] == "malformed" and "decimal string" in r["error"]["message"], setup
+    r = session.handle({"cmd": "batch", "setup": {"dealer": 0, "seed": "5"}, "steps": [], "playout": {"seed": 5}})
+    assert r["error"]["kind"] == "malformed"
+
+
 def test_count_divide_adds_up_to_the_count(s: Checked) -> None:
+    s({"cmd": "hello", "protocol": 2})
     s({"cmd": "start", "setup": {"dealer": 0, "seed": "3"}})
     r = s({"cmd": "count", "depth": 3, "divide": True})
     assert sorted(r["divide"]) == ["call", "pass"] and sum(r["divide"].values()) == r["counts"][-1]
