@@ -259,7 +259,7 @@ class SubprocessAdapter(Adapter):
                         break
                 if self._buffer.find(b"\n") < 0:
                     self.kill()
-                    raise EngineTimeout(f"no whole answer to {cmd!r} within {self.timeout:g} s"
+                    raise EngineTimeout(f"no answer to {cmd!r} within {self.timeout:g} s"
                                         + (f" ({scanned} bytes of it had come)" if scanned else ""))
                 continue
             wait = POLL_INTERVAL if remaining is None else min(remaining, POLL_INTERVAL)

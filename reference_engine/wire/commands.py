@@ -25,7 +25,7 @@ from typing import Any, Final
 from . import shapes
 from .shapes import Check
 
-PROTOCOL_VERSIONS: Final = (1, 2)
+PROTOCOL_VERSIONS: Final = (1, 2, 3)
 """Every version of the protocol, oldest first: the reference speaks each, and the runner asks for the
 newest first (:data:`conformance.PROTOCOL_VERSIONS` is this list newest first)."""
 PROTOCOL_VERSION: Final = PROTOCOL_VERSIONS[-1]

@@ -8,7 +8,8 @@ refuses it answers (PROTOCOL.md, "Which error wins"):
 2. a command of the session's protocol version (``unsupported``), or, before
    ``hello``, of version 1 (``illegal``: send ``hello`` first);
 3. the shape of its JSON Schema (``malformed``);
-4. its optional parts (``divide``, ``playout``) known to the version (``unsupported``);
+4. its optional parts (``divide``, ``playout``) known to the version (``unsupported``; before ``hello``,
+   ``illegal``);
 5. the command's handler: the rules (``bad-setup``, ``illegal``) and the
    engine's bounds on one request's work (``unsupported``, naming the bound).
 
@@ -145,6 +146,9 @@ class Session:
             return error("malformed", f"bad {name} request: {problem}")
         for feature in command.features:
             if version not in feature.versions and feature.present(message):
+                if self.protocol is None:
+                    return error("illegal", f"{feature.capability!r} in {name} is part of protocol "
+                                            f"{min(feature.versions)} and later: send hello first")
                 return error("unsupported", f"{feature.capability!r} in {name} is not part of protocol {version}")
         return None
 

@@ -108,7 +108,7 @@ def test_hello_speaks_protocol_1_to_a_protocol_1_runner(s: Checked) -> None:
     r = s({"cmd": "hello", "protocol": 1})
     assert r["ok"] and r["protocol"] == 1
     assert set(r["capabilities"]) == {"pattern", "count", "observe", "game"}  # protocol 1's vocabulary
-    r = s({"cmd": "hello", "protocol": 3})
+    r = s({"cmd": "hello", "protocol": PROTOCOL_VERSIONS[-1] + 1})
     assert r["ok"] is False and r["error"]["kind"] == "unsupported"
 
 
@@ -540,6 +540,9 @@ def test_requests_of_protocol_2_are_refused_before_hello_and_under_protocol_1() 
     assert refused["error"]["kind"] == "unsupported" and "'divide'" in refused["error"]["message"]
     assert v1.handle({"cmd": "count", "depth": 1}) == {"ok": True, "counts": [2]}
     assert "batch" not in v1.handle({"cmd": "hello", "protocol": 1})["capabilities"]
+    fresh = Session()
+    fresh.handle({"cmd": "start", "setup": {"dealer": 0, "seed": 1}})
+    assert fresh.handle(divide)["error"]["kind"] == "illegal"  # before hello: send hello first
 
 
 class _Faulty(Session):
@@ -631,3 +634,97 @@ def test_the_server_s_bounds_are_engine_options() -> None:
                           cwd=ROOT, timeout=60)
     count, batch = (json.loads(line) for line in proc.stdout.splitlines()[2:4])
     assert "5 positions" in count["error"]["message"] and "1 answers" in batch["error"]["message"]
+
+
+# ------------------------------------------------------------------ the protocol's open words (issue 21 §1)
+
+
+def test_which_error_wins_when_a_request_has_two_faults() -> None:
+    """spec/PROTOCOL.md "Which error wins": the schema first, then the text, then the rules, then now."""
+    session = _after_hello(3)
+    bad_cards = {"dealer": 0, "hands": ["Sup1 Xx9", HANDS[1], HANDS[2], HANDS[3]]}
+    assert session.handle({"cmd": "start", "options": {"D99": "x"}, "setup": bad_cards})["error"]["kind"] == "malformed"
+    assert session.handle({"cmd": "act", "seat": 0, "action": "shout"})["error"]["kind"] == "malformed"  # no hand yet
+    assert session.handle({"cmd": "act", "seat": 0, "action": "call"})["error"]["kind"] == "illegal"
+    for hands in (["", HANDS[1], HANDS[2], HANDS[3]], HANDS[:3]):  # facts that fit two kinds: the schema's
+        assert session.handle({"cmd": "start", "setup": {"dealer": 0, "hands": hands}})["error"]["kind"] == "malformed"
+    twice = {"dealer": 0, "hands": [HANDS[0].replace("Sup3", "Sup2"), HANDS[1], HANDS[2], HANDS[3]]}
+    assert session.handle({"cmd": "start", "setup": twice})["error"]["kind"] == "bad-setup"  # a card dealt twice
+    assert session.handle({"cmd": "start", "options": {"D99": "x"}, "setup": {"dealer": 0, "seed": "1"}}
+                          )["error"]["kind"] == "bad-setup"
+
+
+@pytest.mark.parametrize("text, kind", [("PASS", None), ("Call", None), ("call Sup3", "malformed"),
+                                        ("pass Gon4", "malformed"), ("play", "malformed"), ("shout", "malformed")])
+def test_action_text_verbs_are_case_insensitive_and_text_that_is_no_action_is_malformed(text: str,
+                                                                                         kind: str | None) -> None:
+    session = _after_hello(3)
+    session.handle({"cmd": "start", "setup": {"dealer": 0, "hands": HANDS}})
+    answer = session.handle({"cmd": "act", "seat": 0, "action": text})
+    assert answer == {"ok": True} if kind is None else answer["error"]["kind"] == kind, answer
+
+
+def test_where_a_batch_error_goes() -> None:
+    """spec/PROTOCOL.md, batch: the schema refuses the whole batch; the rules refuse its start or a step."""
+    session = _after_hello(3)
+    for bad in ({"setup": {"dealer": 7, "seed": "1"}, "steps": []},
+                {"setup": {"dealer": 0, "seed": "1"}, "steps": [{"seat": 7, "action": "call"}]}):
+        answer = session.handle({"cmd": "batch", **bad})
+        assert answer["ok"] is False and answer["error"]["kind"] == "malformed" and session.hand is None, bad
+    refused = session.handle({"cmd": "batch", "setup": {"dealer": 0, "deck": "Sup1"}, "steps": [{"seat": 0, "action": "call"}]})
+    assert refused["ok"] is True and refused["start"]["error"]["kind"] == "bad-setup" and refused["steps"] == []
+    steps = [{"seat": 0, "action": "play"}, {"seat": 0, "action": "CALL"}]
+    played = session.handle({"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}, "steps": steps, "state": "last"})
+    assert played["steps"][1]["act"]["error"]["kind"] == "malformed" and played["steps"][2]["act"] == {"ok": True}
+
+
+def test_count_inside_a_game_counts_the_hand_in_play_and_never_runs_into_the_next_deal() -> None:
+    """spec/PROTOCOL.md, count: a sequence ends with the hand; an action act would refuse for a missing deal counts."""
+    single = _after_hello(3)
+    single.handle({"cmd": "start", "setup": {"dealer": 0, "seed": "1"}})
+    expected = single.handle({"cmd": "count", "depth": 4})["counts"]
+    for deals in ([{"seed": "1"}], [{"seed": "1"}, {"seed": "2"}]):
+        game = _after_hello(3)
+        game.handle({"cmd": "start", "setup": {"game": {"first_dealer": 0, "deals": deals}}})
+        assert game.handle({"cmd": "count", "depth": 4})["counts"] == expected, deals
+        for seat in (0, 1):
+            game.handle({"cmd": "act", "seat": seat, "action": "pass"})
+        third = game.handle({"cmd": "act", "seat": 3, "action": "pass"})  # voids the hand: deal 2 is needed
+        assert third["ok"] is (len(deals) == 2)
+    one_deal = _after_hello(3)
+    one_deal.handle({"cmd": "start", "setup": {"game": {"first_dealer": 0, "deals": [{"seed": "1"}]}}})
+    for session in (one_deal, single):
+        for seat in (0, 1):
+            session.handle({"cmd": "act", "seat": seat, "action": "pass"})
+    # seat 3 may call or pass: the voiding pass is counted though act refuses it here, and nothing follows it
+    in_game = one_deal.handle({"cmd": "count", "depth": 2, "divide": True})
+    assert in_game["counts"][0] == 2 and in_game["divide"]["pass"] == 0
+    assert in_game == single.handle({"cmd": "count", "depth": 2, "divide": True})
+
+
+def test_at_game_over_every_count_is_zero(s: Checked) -> None:
+    deals = [{"seed": n} for n in range(10)]
+    s({"cmd": "start", "options": {"D31": "deals"}, "setup": {"game": {"first_dealer": 2, "deals": deals}}})
+    for _n in range(4):
+        dealer = s({"cmd": "state"})["dealer"]
+        for seat in (dealer, (dealer + 1) % 4, (dealer + 3) % 4):
+            s({"cmd": "act", "seat": seat, "action": "pass"})
+    assert s({"cmd": "state"})["phase"] == "game-over"
+    assert s({"cmd": "count", "depth": 3})["counts"] == [0, 0, 0]
+
+
+def test_no_option_makes_a_pattern_answer_depend_on_led() -> None:
+    """spec/PROTOCOL.md, pattern: an engine answers a beats question the same for `led` true and false."""
+    from reference_engine.profile import DECISIONS
+
+    questions = [("Sup7", "Sup8"), ("Sup1", "Sup2"), ("Sup9", "WanSin"), ("Gon2 Gon3 Gon4", "Gon5 Gon6 Gon7"),
+                 ("Zok7 Sin7 Gon7", "Zok8 Sin8 Gon8"), ("WanSin", "Sup1"), ("Sin1", "Sin2")]
+    elders = "Sup1 Sup9 Gon9 Zok9 Sin1 Sin9 WanSin"
+    profiles: list[dict[str, str]] = [{}] + [{decision: o} for decision, _key, options in DECISIONS for o in options[1:]]
+    session = _after_hello(3)
+    for chosen in profiles:
+        for current, challenger in questions:
+            answers = {session.handle({"cmd": "pattern", "options": chosen, "current": current,
+                                       "challenger": challenger, "elders": elders, "led": led}).get("beats")
+                       for led in (True, False)}
+            assert len(answers) == 1, (chosen, current, challenger, answers)
