@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from reference_engine.wire.commands import offered
+
 from . import PROTOCOL_VERSIONS
 from .adapters import Adapter, EngineSpec
 from .errors import AdapterError, EngineUnavailable, ProtocolViolation
@@ -147,6 +149,9 @@ class Engine:
         capabilities = tuple(answer["capabilities"])
         if asked == 1:
             capabilities += tuple(c for c in V1_IMPLIED_CAPABILITIES if c not in capabilities)
+        # A capability whose requests the version does not have (batch under protocol 1) is never used.
+        known = offered(answer["protocol"])
+        capabilities = tuple(c for c in capabilities if c in known or c.startswith("x-"))
         return EngineInfo(
             name=engine["name"], version=engine["version"], language=engine.get("language"),
             protocol=answer["protocol"], options=dict(answer["options"]),

@@ -142,6 +142,18 @@ CAPABILITY_ORDER: Final = ("hands", "deck", "seed", "game", "observe", "pattern"
 """The capabilities in the order hello.response.schema.json lists them."""
 
 
+def offered(protocol: int) -> tuple[str, ...]:
+    """Every capability whose requests ``protocol`` has, declared in its ``hello`` or not (protocol 1 took
+    hands, decks and seeds from every engine, and had no batch, playout or divide)."""
+    named: set[str] = set()
+    for command in COMMANDS.values():
+        if protocol in command.versions and command.capability:
+            named.add(command.capability)
+        if protocol in command.versions:
+            named.update(f.capability for f in command.features if protocol in f.versions)
+    return tuple(c for c in CAPABILITY_ORDER if c in named)
+
+
 def capabilities(protocol: int) -> tuple[str, ...]:
     """What the reference declares in ``hello`` under ``protocol``: every capability of the table it knows."""
     named: set[str] = set()

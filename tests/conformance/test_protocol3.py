@@ -91,3 +91,13 @@ def test_a_non_configurable_engine_refuses_a_known_option_it_does_not_follow_as_
     assert refused["error"]["kind"] == "unsupported" and refused["error"]["rule"] == "D7"
     assert session.handle({"cmd": "start", "options": {"D99": "x"}, "setup": setup})["error"]["kind"] == "bad-setup"
     assert session.handle({"cmd": "start", "options": {"D7": "same-suit"}, "setup": setup}) == {"ok": True}
+
+
+def test_a_capability_the_engine_s_version_does_not_have_is_never_used(schemas: Schemas) -> None:
+    engine = _engine(schemas, "protocol_1_declaring_batch")
+    try:
+        info = engine.ensure_started()
+    finally:
+        engine.close()
+    assert info.protocol == 1 and "batch" not in info.capabilities and "divide" not in info.capabilities
+    assert {"pattern", "count", "observe", "hands", "deck", "seed", "x-own"} <= set(info.capabilities)

@@ -78,3 +78,10 @@ def ignores_options() -> IgnoresOptions:
 
 def fixed_defaults_protocol_2() -> SpeaksTwo:
     return SpeaksTwo({})
+
+
+def protocol_1_declaring_batch() -> Any:
+    """A protocol-1 engine whose hello names protocol 2's batch and divide (issue 20.3: the fuzzer sent it batch)."""
+    from contract_engines import Recording
+
+    return Recording(("pattern", "count", "observe", "batch", "divide", "x-own"), protocol=1)
