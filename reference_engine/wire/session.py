@@ -48,8 +48,8 @@ Message = dict[str, Any]
 BEFORE_HELLO: Final = PROTOCOL_VERSIONS[0]
 """The version a session answers in before ``hello``: the requests every version knows."""
 MAX_DEPTH: Final = 8
-COUNT_NODE_LIMIT: Final = 500_000
-"""The positions one ``count`` may visit by default (about 5 s; every count scenario needs under 63,000)."""
+COUNT_NODE_LIMIT: Final = 250_000
+"""The positions one ``count`` may visit by default (2 to 4 s; every count scenario needs under 63,000)."""
 BATCH_ANSWER_LIMIT: Final = 10_000
 """The answers one ``batch`` may hold by default: each ``act``, ``state`` and ``observe`` answer counts one.
 A hand with every observation is about 300, a whole game about 2,000; the answer stays under about 5 MB."""
