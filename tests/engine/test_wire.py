@@ -113,6 +113,7 @@ def test_hello_speaks_protocol_1_to_a_protocol_1_runner(s: Checked) -> None:
 
 
 def test_start_act_state(s: Checked) -> None:
+    assert s({"cmd": "hello", "protocol": 2})["ok"]  # events are protocol 2's (before hello a session reads 1)
     assert s({"cmd": "start", "setup": {"dealer": 0, "hands": HANDS}}) == {"ok": True}
     st = s({"cmd": "state"})
     assert st["phase"] == "calling" and st["to_act"] == 0
@@ -661,7 +662,7 @@ def test_action_text_verbs_are_case_insensitive_and_text_that_is_no_action_is_ma
     session = _after_hello(3)
     session.handle({"cmd": "start", "setup": {"dealer": 0, "hands": HANDS}})
     answer = session.handle({"cmd": "act", "seat": 0, "action": text})
-    assert answer == {"ok": True} if kind is None else answer["error"]["kind"] == kind, answer
+    assert answer["ok"] is True if kind is None else answer["error"]["kind"] == kind, answer
 
 
 def test_where_a_batch_error_goes() -> None:
@@ -675,7 +676,7 @@ def test_where_a_batch_error_goes() -> None:
     assert refused["ok"] is True and refused["start"]["error"]["kind"] == "bad-setup" and refused["steps"] == []
     steps = [{"seat": 0, "action": "play"}, {"seat": 0, "action": "CALL"}]
     played = session.handle({"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}, "steps": steps, "state": "last"})
-    assert played["steps"][1]["act"]["error"]["kind"] == "malformed" and played["steps"][2]["act"] == {"ok": True}
+    assert played["steps"][1]["act"]["error"]["kind"] == "malformed" and played["steps"][2]["act"]["ok"] is True
 
 
 def test_count_inside_a_game_counts_the_hand_in_play_and_never_runs_into_the_next_deal() -> None:
