@@ -11,9 +11,12 @@ pytest plugin (:mod:`conformance.pytest_plugin`) and, for programs,
 :func:`conformance.runner.run_scenarios`.
 """
 
-PROTOCOL_VERSION = 2
+from reference_engine.wire.commands import PROTOCOL_VERSIONS as _EVERY_VERSION
+
+PROTOCOL_VERSIONS = tuple(reversed(_EVERY_VERSION))
+"""Every version of the protocol (defined once, in :mod:`reference_engine.wire.commands`), newest first: the
+runner asks for each in turn until the engine takes one."""
+PROTOCOL_VERSION = PROTOCOL_VERSIONS[0]
 """The version the runner asks for first."""
-PROTOCOL_VERSIONS = (2, 1)
-"""Every version the runner speaks, newest first: an engine that refuses 2 is asked for 1."""
 
 __all__ = ["PROTOCOL_VERSION", "PROTOCOL_VERSIONS"]

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from reference_engine.wire.commands import offered
+
 from . import PROTOCOL_VERSIONS
 from .adapters import Adapter, EngineSpec
 from .errors import AdapterError, EngineUnavailable, ProtocolViolation
@@ -34,6 +36,20 @@ class EngineInfo:
     configurable: bool
     capabilities: tuple[str, ...]
     raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    follows: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Protocol 3's partial configurability: each decision named, every option the engine can follow."""
+
+    def can_follow(self, decision: str, option: str, default: str | None) -> bool:
+        """Whether the engine plays ``decision`` by ``option`` when asked (``default``: the spec's)."""
+        if self.configurable or option in self.follows.get(decision, ()):
+            return True
+        own = self.options.get(decision) or default
+        return own is None or own == option
+
+    @property
+    def takes_options(self) -> bool:
+        """Whether ``start`` and ``pattern`` may carry ``options`` (all of them, or some decisions')."""
+        return self.configurable or bool(self.follows)
 
     def as_json(self) -> dict[str, Any]:
         return {"name": self.name, "version": self.version, "language": self.language,
@@ -135,13 +151,21 @@ class Engine:
             err = answer["error"]
             raise ProtocolViolation(f"hello refused: {err['kind']}: {err['message']}")
         engine = answer["engine"]
+        configurable = answer["configurable"]
+        if not isinstance(configurable, bool) and answer["protocol"] < 3:
+            raise ProtocolViolation(f"invalid answer to 'hello': configurable is true or false under protocol "
+                                    f"{answer['protocol']}; a map of decisions to options is protocol 3's")
         capabilities = tuple(answer["capabilities"])
         if asked == 1:
             capabilities += tuple(c for c in V1_IMPLIED_CAPABILITIES if c not in capabilities)
+        # A capability whose requests the version does not have (batch under protocol 1) is never used.
+        known = offered(answer["protocol"])
+        capabilities = tuple(c for c in capabilities if c in known or c.startswith("x-"))
         return EngineInfo(
             name=engine["name"], version=engine["version"], language=engine.get("language"),
             protocol=answer["protocol"], options=dict(answer["options"]),
-            configurable=answer["configurable"], capabilities=capabilities, raw=answer)
+            configurable=configurable is True, capabilities=capabilities, raw=answer,
+            follows={} if isinstance(configurable, bool) else {d: tuple(o) for d, o in configurable.items()})
 
     def outgoing(self, message: dict[str, Any]) -> dict[str, Any]:
         """``message`` with its setup's seeds as this engine's protocol sends them: integers under

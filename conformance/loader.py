@@ -42,6 +42,7 @@ from .paths import DEFAULT_SCENARIOS_DIR, display_path
 from .schemas import Schemas, best_errors, card_text_problem, describe_error
 from .setups import with_seeds
 from .specdata import SpecData
+from .specdata import area_sort_key as area_sort_key  # the areas' order: spec/clauses.yaml `areas:`
 from .yamlsource import YamlDocument, escape_pointer_token, load_yaml, pointer_of
 
 BODY_KINDS = ("pattern", "trajectory", "game", "count", "setup")
@@ -53,13 +54,6 @@ FREE_TEXT_KEYS = frozenset({"title", "notes", "description", "source"})
 """Keys whose text may hold line breaks and tabs; every other string is refused with a control character."""
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 _UNEXPECTED = re.compile(r"\((.*) (?:was|were) unexpected\)$", re.S)
-
-# The order of the areas in spec/README.md; unknown areas sort after, alphabetically.
-AREA_ORDER = ("CARDS", "GAME", "DEAL", "CALL", "PAT", "ELD", "TIG", "PLAY", "CLAIM", "SCORE", "OBS")
-
-
-def area_sort_key(area: str) -> tuple[int, str]:
-    return (AREA_ORDER.index(area), "") if area in AREA_ORDER else (len(AREA_ORDER), area)
 
 
 @dataclass(frozen=True)

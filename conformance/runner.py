@@ -114,15 +114,16 @@ def skip_reason(scenario: Scenario, info: EngineInfo, spec: SpecData) -> str | N
     if missing:
         names = " and ".join(", ".join(repr(c) for c in missing).rsplit(", ", 1))
         return f"the engine does not declare the {names} capabilit{'ies' if len(missing) > 1 else 'y'}"
-    if scenario.kind == "setup" and "options" in scenario.body and not info.configurable:
-        return "the scenario sends options, and the engine is not configurable"
+    if scenario.kind == "setup" and "options" in scenario.body and not info.configurable and info.protocol < 3:
+        return "the scenario sends options, and the engine is not configurable"  # protocol 3: it must answer them
     if info.configurable:
         return None
     differing = []
     for decision, option in required_options(scenario, spec).items():
-        follows = info.options.get(decision) or spec.default_of(decision)
-        if follows is not None and follows != option:
-            differing.append(f"{decision}={option} (engine follows {follows})")
+        if not info.can_follow(decision, option, spec.default_of(decision)):
+            own = info.options.get(decision) or spec.default_of(decision) or "?"
+            can = ", ".join(dict.fromkeys((own, *info.follows.get(decision, ()))))
+            differing.append(f"{decision}={option} (engine follows {can})")
     if differing:
         return "requires " + ", ".join(differing) + "; the engine is not configurable"
     return None
@@ -251,7 +252,7 @@ class ScenarioRunner:
 
     def _start(self, scenario: Scenario, info: EngineInfo, ctx: _Context, setup: dict[str, Any]) -> None:
         ctx.begin("setup", scenario.line_of(scenario.kind, "setup"))
-        message = start_request(setup, options_to_send(scenario) if info.configurable else None)
+        message = start_request(setup, options_to_send(scenario) if info.takes_options else None)
         self._require_ok(self._call(ctx, message), "the setup", "setup")
 
     def _act(self, ctx: _Context, seat: int, action: str) -> dict[str, Any]:
@@ -263,7 +264,7 @@ class ScenarioRunner:
         body = scenario.body
         ctx.begin("pattern", scenario.line_of("pattern"))
         message: dict[str, Any] = {"cmd": "pattern"}
-        if info.configurable:
+        if info.takes_options:
             message["options"] = options_to_send(scenario)
         if "classify" in body:
             message["classify"] = body["classify"]
@@ -412,7 +413,7 @@ class ScenarioRunner:
             before = self._state(ctx)
         ctx.begin("start", scenario.line_of("setup", "start"))
         options = dict(body["options"]) if "options" in body else (
-            options_to_send(scenario) if info.configurable else None)
+            options_to_send(scenario) if info.takes_options else None)
         answer = self._call(ctx, start_request(body["start"], options))
         if answer["ok"]:
             raise _Outcome(FAIL, f"the engine accepted a setup that must be refused as {body['error']}", "error",

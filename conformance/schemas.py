@@ -17,9 +17,12 @@ import jsonschema
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
+from reference_engine.wire.commands import COMMANDS
+
 from .errors import InputError
 
-PROTOCOL_COMMANDS = ("hello", "start", "act", "state", "observe", "pattern", "count", "stop", "batch")
+PROTOCOL_COMMANDS = tuple(COMMANDS)
+"""Every request of the protocol, from the one command table (:mod:`reference_engine.wire.commands`)."""
 
 
 class Schemas:
@@ -44,9 +47,9 @@ class Schemas:
         self.scenario = self._validator("scenario.schema.json")
         self._responses: dict[tuple[str, str | None], Draft202012Validator] = {}
         self._requests: dict[str, Draft202012Validator] = {}
-        for cmd in PROTOCOL_COMMANDS:
-            self._responses[(cmd, None)] = self._validator(f"protocol/{cmd}.response.schema.json")
-            self._requests[cmd] = self._validator(f"protocol/{cmd}.request.schema.json")
+        for cmd, command in COMMANDS.items():
+            self._responses[(cmd, None)] = self._validator(f"protocol/{command.response_schema}")
+            self._requests[cmd] = self._validator(f"protocol/{command.request_schema}")
         for variant in ("classify", "beats"):
             self._responses[("pattern", variant)] = self._validator(
                 "protocol/pattern.response.schema.json", f"#/$defs/{variant}")

@@ -1,24 +1,39 @@
-"""The parts of ``spec/`` the runner reads as data: clause IDs and decisions.
+"""The one reader of ``spec/``'s data files, for the harness, the play table and the rulebook.
 
-``clauses.yaml``: ``clauses: [{id, area, ...}, ...]``.
+``clauses.yaml``: ``areas: [{id, prefix, title, covers}, ...]`` (the areas of the
+rules in reading order) and ``clauses: [{id, area, ...}, ...]``.
 ``decisions.yaml``: ``decisions: [{id, key, options: [{id, ...}], default, ...}, ...]``.
+``expectations.yaml``: ``keys:`` the clauses behind each expectation key.
 
-Only IDs, options and defaults are used: to reject scenarios that name an
+The runner uses IDs, options and defaults: to reject scenarios that name an
 unknown clause or option, and to decide which scenarios a non-configurable
-engine can run. Either file may be absent (the check is then skipped with a
-warning); a present but malformed file is an input error.
+engine can run. Products (the play table, the rulebook) read titles and the
+whole items through :attr:`SpecData.items`. Either file may be absent (the
+check is then skipped with a warning); a present but malformed file is an
+input error.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError, Problem
-from .paths import display_path
+from .paths import default_spec_dir, display_path
 from .yamlsource import load_yaml
+
+
+@dataclass(frozen=True)
+class Area:
+    """An area of the rules: a clause's ``area``, the prefix of its IDs, its rulebook page's title."""
+
+    id: str
+    prefix: str
+    title: str
+    covers: str = ""
 
 
 @dataclass(frozen=True)
@@ -28,6 +43,7 @@ class Decision:
     options: tuple[str, ...]
     default: str
     clauses: tuple[str, ...] = ()
+    title: str = ""
 
 
 @dataclass
@@ -38,6 +54,22 @@ class SpecData:
     decisions: dict[str, Decision] | None = None
     key_clauses: dict[str, tuple[str, ...]] = field(default_factory=dict)  # expectation key -> clauses
     warnings: list[str] = field(default_factory=list)
+    areas: tuple[Area, ...] = ()
+    """The areas in reading order (``clauses.yaml`` ``areas:``)."""
+    items: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Every clause and decision as ``spec/`` writes it, by ID (titles, statements, option texts)."""
+
+    def area_of_prefix(self, prefix: str) -> Area | None:
+        return next((a for a in self.areas if a.prefix == prefix), None)
+
+    def area_sort_key(self, prefix: str) -> tuple[int, str]:
+        """Areas (by ID prefix) in the reading order; unknown ones after, alphabetically."""
+        order = [a.prefix for a in self.areas]
+        return (order.index(prefix), "") if prefix in order else (len(order), prefix)
+
+    def title(self, rule: str) -> str:
+        """A clause's or a decision's title, or ``""``."""
+        return str(self.items.get(rule, {}).get("title", ""))
 
     def clauses_behind(self, keys: tuple[str, ...], scenario_clauses: tuple[str, ...]) -> tuple[str, ...]:
         """The clauses of the failing expectation ``keys`` first, then the scenario's others."""
@@ -64,7 +96,7 @@ def _as_list(doc_data: Any, key: str, shown: str) -> list[Any]:
 
 
 def _load_clauses(doc_data: Any, shown: str, line_of: Callable[[str], int | None],
-                  problems: list[Problem | str]) -> dict[str, str]:
+                  problems: list[Problem | str], items: dict[str, dict[str, Any]]) -> dict[str, str]:
     clauses: dict[str, str] = {}
     for i, item in enumerate(_as_list(doc_data, "clauses", shown)):
         where = f"/clauses/{i}"
@@ -73,11 +105,29 @@ def _load_clauses(doc_data: Any, shown: str, line_of: Callable[[str], int | None
             continue
         area = item.get("area")
         clauses[item["id"]] = str(area) if area is not None else item["id"].split("-")[0]
+        items[item["id"]] = item
     return clauses
 
 
+def _load_areas(doc_data: Any, shown: str, line_of: Callable[[str], int | None],
+                problems: list[Problem | str], _items: dict[str, dict[str, Any]]) -> tuple[Area, ...]:
+    raw = doc_data.get("areas") if isinstance(doc_data, dict) else None
+    if raw is None:  # an older spec/: the areas in the order their clauses come
+        seen = dict.fromkeys((str(c.get("area")), str(c.get("id", "")).split("-")[0])
+                             for c in _as_list(doc_data, "clauses", shown) if isinstance(c, dict))
+        return tuple(Area(area, prefix, area.title()) for area, prefix in seen)
+    areas = []
+    for i, item in enumerate(raw if isinstance(raw, list) else [None]):
+        where = f"/areas/{i}"
+        if not isinstance(item, dict) or not all(isinstance(item.get(k), str) for k in ("id", "prefix", "title")):
+            problems.append(Problem(shown, line_of(where), "an area needs string `id`, `prefix` and `title`", where))
+            continue
+        areas.append(Area(item["id"], item["prefix"], item["title"], str(item.get("covers", ""))))
+    return tuple(areas)
+
+
 def _load_decisions(doc_data: Any, shown: str, line_of: Callable[[str], int | None],
-                    problems: list[Problem | str]) -> dict[str, Decision]:
+                    problems: list[Problem | str], items: dict[str, dict[str, Any]]) -> dict[str, Decision]:
     decisions: dict[str, Decision] = {}
     for i, item in enumerate(_as_list(doc_data, "decisions", shown)):
         where = f"/decisions/{i}"
@@ -97,12 +147,13 @@ def _load_decisions(doc_data: Any, shown: str, line_of: Callable[[str], int | No
             problems.append(Problem(shown, line, f"decision {item['id']}: default {default!r} is not one of its options", where))
             continue
         decisions[item["id"]] = Decision(item["id"], str(item.get("key", "")), options, str(default),
-                                         tuple(map(str, item.get("clauses") or ())))
+                                         tuple(map(str, item.get("clauses") or ())), str(item.get("title", "")))
+        items[item["id"]] = item
     return decisions
 
 
 def _load_key_clauses(doc_data: Any, shown: str, line_of: Callable[[str], int | None],
-                      problems: list[Problem | str]) -> dict[str, tuple[str, ...]]:
+                      problems: list[Problem | str], _items: dict[str, dict[str, Any]]) -> dict[str, tuple[str, ...]]:
     keys = doc_data.get("keys") if isinstance(doc_data, dict) else None
     if not isinstance(keys, dict):
         problems.append(Problem(shown, 1, "expected a top-level `keys:` mapping"))
@@ -110,19 +161,19 @@ def _load_key_clauses(doc_data: Any, shown: str, line_of: Callable[[str], int | 
     return {str(k): tuple(map(str, v or ())) for k, v in keys.items()}
 
 
-_Loader = Callable[[Any, str, Callable[[str], "int | None"], list["Problem | str"]], Any]
-_FILES: tuple[tuple[str, str, _Loader, str | None], ...] = (
-    ("clauses.yaml", "clauses", _load_clauses, "clause IDs of scenarios are not checked"),
-    ("decisions.yaml", "decisions", _load_decisions, "decision options of scenarios are not checked"),
-    ("expectations.yaml", "key_clauses", _load_key_clauses, None),
+_Loader = Callable[[Any, str, Callable[[str], "int | None"], list["Problem | str"], dict[str, dict[str, Any]]], Any]
+_FILES: tuple[tuple[str, tuple[tuple[str, _Loader], ...], str | None], ...] = (
+    ("clauses.yaml", (("clauses", _load_clauses), ("areas", _load_areas)), "clause IDs of scenarios are not checked"),
+    ("decisions.yaml", (("decisions", _load_decisions),), "decision options of scenarios are not checked"),
+    ("expectations.yaml", (("key_clauses", _load_key_clauses),), None),
 )
-"""Each file of spec/ the runner reads: where its data goes, and what is lost without it."""
+"""Each file of spec/ read: where its data goes, and what is lost without it."""
 
 
 def load_spec_data(spec_dir: Path) -> SpecData:
     data = SpecData()
     problems: list[Problem | str] = []
-    for name, attribute, loader, without in _FILES:
+    for name, parts, without in _FILES:
         path = spec_dir / name
         shown = display_path(path)
         if not path.exists():
@@ -132,7 +183,23 @@ def load_spec_data(spec_dir: Path) -> SpecData:
         doc, probs = load_yaml(path, shown)
         problems.extend(probs)
         if doc is not None and not probs:
-            setattr(data, attribute, loader(doc.data, shown, doc.line_of, problems))
+            for attribute, loader in parts:
+                setattr(data, attribute, loader(doc.data, shown, doc.line_of, problems, data.items))
     if problems:
         raise InputError(problems)
     return data
+
+
+@lru_cache(maxsize=1)
+def default_spec_data() -> SpecData:
+    """The spec of this checkout or wheel (``HAKKA_SPEC_DIR`` if set), read once."""
+    return load_spec_data(default_spec_dir())
+
+
+def area_sort_key(prefix: str) -> tuple[int, str]:
+    """Areas (by ID prefix) in the reading order of the default spec; unknown ones after, alphabetically."""
+    try:
+        spec = default_spec_data()
+    except InputError:
+        spec = SpecData()
+    return spec.area_sort_key(prefix)

@@ -12,10 +12,31 @@ import signal
 import subprocess
 import threading
 import time
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import EngineCrashed, EngineSpecError, EngineTimeout, ProtocolViolation
-from .base import MAX_LINE, POLL_INTERVAL, Adapter, _parse_answer, _short, _StderrBuffer, engine_environment
+from .base import POLL_INTERVAL, Adapter, _parse_answer, _short, _StderrBuffer, engine_environment
+
+MAX_ANSWER_BYTES = 4 * 1024 * 1024
+"""The longest answer line taken from an engine by default. The reference's largest answer within its own
+bounds (a ``batch`` of 10,000 answers) is about 3.2 MB, a whole game with every observation about 0.7 MB,
+and any other answer a few kilobytes."""
+MAX_ANSWER_ENV = "HAKKA_MAX_ANSWER_BYTES"
+"""The environment variable that sets another bound (in bytes) for ``run``, ``fuzz`` and every tool."""
+
+
+def max_answer_bytes() -> int:
+    """The bound on one answer line: :data:`MAX_ANSWER_ENV` if set to a positive integer, else the default."""
+    text = os.environ.get(MAX_ANSWER_ENV, "").strip()
+    if not text:
+        return MAX_ANSWER_BYTES
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise EngineSpecError(f"{MAX_ANSWER_ENV}={text!r}: the bound on an answer line is a number of bytes above 0")
+    return value
 
 # --------------------------------------------------------------------------- subprocess
 
@@ -27,14 +48,21 @@ class SubprocessAdapter(Adapter):
     :func:`engine_environment` (a few harmless variables, never the runner's
     secrets). The engine runs in a process group of its own, which
     :meth:`kill` always signals, so children it started die with it.
+
+    ``timeout`` is the time allowed for a whole answer line from the moment its
+    request is written, however the bytes arrive (a trickle of small writes
+    does not extend it); ``max_answer`` the longest answer line taken
+    (default :func:`max_answer_bytes`): a longer one is a protocol error, read
+    no further than the bound.
     """
 
     def __init__(self, argv: list[str], timeout: float | None = 10.0, cwd: str | None = None,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, max_answer: int | None = None) -> None:
         if not argv:
             raise EngineSpecError("empty engine command")
         self.argv = list(argv)
         self.timeout = timeout
+        self.max_answer = max_answer if max_answer is not None else max_answer_bytes()
         self.cwd = cwd
         self.env = env
         self._proc: subprocess.Popen[bytes] | None = None
@@ -189,37 +217,12 @@ class SubprocessAdapter(Adapter):
         self._sent = (cmd, None if self.timeout is None else time.monotonic() + self.timeout)
 
     def receive(self) -> dict[str, Any]:
-        """Read the answer to the request :meth:`send` wrote."""
+        """Read the answer to the request :meth:`send` wrote: one line, within the deadline and the size bound."""
         proc = self._proc
         if proc is None or self._selector is None:
             raise EngineCrashed("engine not started")
         cmd, deadline = self._sent
-        scanned = 0
-        while self._buffer.find(b"\n", scanned) < 0:
-            scanned = len(self._buffer)
-            remaining = None if deadline is None else deadline - time.monotonic()
-            if remaining is not None and remaining <= 0:
-                # Time is up; an answer that came while the caller was busy still counts (read it once).
-                if self._ready(0):
-                    self._read_available()
-                if self._buffer.find(b"\n") < 0:
-                    self.kill()
-                    raise EngineTimeout(f"no answer to {cmd!r} within {self.timeout:g} s")
-                break
-            wait = POLL_INTERVAL if remaining is None else min(remaining, POLL_INTERVAL)
-            if not self._ready(wait):
-                if proc.poll() is not None and not self._ready(0):
-                    # The engine is gone, but something it started may hold its stdout open.
-                    partial = f" after writing {_short(self._buffer)}" if self._buffer else ""
-                    raise self._fail_exit(f"while answering {cmd!r}{partial}")
-                continue
-            if not self._read_available():
-                partial = f" after writing {_short(self._buffer)}" if self._buffer else ""
-                raise self._fail_exit(f"while answering {cmd!r}{partial}")
-            if len(self._buffer) > MAX_LINE:
-                self.kill()
-                raise ProtocolViolation(f"answer to {cmd!r} is longer than {MAX_LINE} bytes")
-        end = self._buffer.index(b"\n")
+        end = self._await_line(proc, cmd, deadline)
         raw = bytes(self._buffer[:end])
         del self._buffer[:end + 1]
         try:
@@ -235,6 +238,46 @@ class SubprocessAdapter(Adapter):
             self.kill()
             raise ProtocolViolation(f"engine wrote more than one line for {cmd!r}: extra {_short(extra)}")
         return answer
+
+    def _await_line(self, proc: subprocess.Popen[bytes], cmd: Any, deadline: float | None) -> int:
+        """Read until the buffer holds a whole line; the index of its newline. One deadline for the whole line."""
+        scanned = 0
+        while True:
+            end = self._buffer.find(b"\n", scanned)
+            if end >= 0:
+                if end > self.max_answer:
+                    self._too_long(cmd)
+                return end
+            scanned = len(self._buffer)
+            if scanned > self.max_answer:
+                self._too_long(cmd)
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                # Time is up; an answer that came while the caller was busy still counts (read what is there).
+                while self._buffer.find(b"\n") < 0 and len(self._buffer) <= self.max_answer and self._ready(0):
+                    if not self._read_available():
+                        break
+                if self._buffer.find(b"\n") < 0:
+                    self.kill()
+                    raise EngineTimeout(f"no answer to {cmd!r} within {self.timeout:g} s"
+                                        + (f" ({scanned} bytes of it had come)" if scanned else ""))
+                continue
+            wait = POLL_INTERVAL if remaining is None else min(remaining, POLL_INTERVAL)
+            if not self._ready(wait):
+                if proc.poll() is not None and not self._ready(0):
+                    # The engine is gone, but something it started may hold its stdout open.
+                    partial = f" after writing {_short(self._buffer)}" if self._buffer else ""
+                    raise self._fail_exit(f"while answering {cmd!r}{partial}")
+                continue
+            if not self._read_available():
+                partial = f" after writing {_short(self._buffer)}" if self._buffer else ""
+                raise self._fail_exit(f"while answering {cmd!r}{partial}")
+
+    def _too_long(self, cmd: Any) -> NoReturn:
+        self.kill()
+        raise ProtocolViolation(
+            f"answer to {cmd!r} is longer than {self.max_answer} bytes, the runner's bound on one answer line "
+            f"(set {MAX_ANSWER_ENV}=BYTES to raise it)")
 
     def _ready(self, timeout: float | None) -> bool:
         assert self._selector is not None

@@ -4,7 +4,8 @@ Clause anchors come from :func:`conformance.report.rule_anchor` (the same
 address the runner's reports print: ``PLAY-4`` is ``rules/play.html#play-4``);
 a decision ``D7`` is ``decisions.html#d7`` (docs/_ext/hakka_spec.py). The IDs
 are read from ``spec/clauses.yaml`` and ``spec/decisions.yaml``, so a link
-names only a rule that exists.
+names only a rule that exists. They are read through :mod:`conformance.specdata`,
+the one reader of spec/.
 """
 
 from __future__ import annotations
@@ -14,10 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from ..paths import default_spec_dir
 from ..report import rule_anchor
+from ..specdata import default_spec_data, load_spec_data
 
 
 def decision_anchor(decision: str) -> str:
@@ -34,15 +33,11 @@ class Rulebook:
 
     @classmethod
     def load(cls, spec_dir: Path | None = None, base: str = "/rulebook/") -> Rulebook:
-        spec_dir = spec_dir or default_spec_dir()
+        """The IDs and items of ``spec_dir`` (default: the checkout's), read through the one reader of spec/."""
+        spec = load_spec_data(spec_dir) if spec_dir is not None else default_spec_data()
         book = cls(base=base if base.endswith("/") else base + "/")
-        for name, target in (("clauses.yaml", book.clauses), ("decisions.yaml", book.decisions)):
-            path = spec_dir / name
-            if path.exists():
-                data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-                for item in data.get(name.split(".")[0], []):
-                    if isinstance(item, dict) and isinstance(item.get("id"), str):
-                        target[item["id"]] = item
+        book.clauses = {rule: spec.items[rule] for rule in (spec.clauses or {}) if rule in spec.items}
+        book.decisions = {rule: spec.items[rule] for rule in (spec.decisions or {}) if rule in spec.items}
         return book
 
     @classmethod

@@ -18,6 +18,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from conformance import PROTOCOL_VERSION
 from conformance.cli import main
 from conformance.listeners import Collector
 from conformance.loader import Filters
@@ -268,6 +269,6 @@ def test_a_run_and_its_merge_from_the_command_line(tmp_path: Path, capsys: pytes
     assert report["shard"] == {"index": 0, "count": 2} and report["kind"] == "run" and report["complete"]
     total = report["corpus"]["count"]
     assert report["corpus"]["filters"]["areas"] == ["CARDS"] and total == len(report["corpus"]["ids"]) > 1
-    assert report["engine"]["name"] == "hakka-reference" and report["engine"]["protocol"] == 2
+    assert report["engine"]["name"] == "hakka-reference" and report["engine"]["protocol"] == PROTOCOL_VERSION
     assert main(["merge", *map(str, paths)]) == 0
     assert f"{total} scenario(s) from 2 report(s): {total} pass" in capsys.readouterr().out

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference_engine import DEFAULT_PROFILE, Cards, Hand, seeded_deck
-from reference_engine.wire import Session, request_problem
+from reference_engine.wire import (
+    BATCH_ANSWER_LIMIT,
+    CAPABILITY_ORDER,
+    COMMANDS,
+    COUNT_NODE_LIMIT,
+    PROTOCOL_VERSIONS,
+    Session,
+    capabilities,
+    request_problem,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "spec" / "schema" / "protocol"
@@ -98,11 +108,12 @@ def test_hello_speaks_protocol_1_to_a_protocol_1_runner(s: Checked) -> None:
     r = s({"cmd": "hello", "protocol": 1})
     assert r["ok"] and r["protocol"] == 1
     assert set(r["capabilities"]) == {"pattern", "count", "observe", "game"}  # protocol 1's vocabulary
-    r = s({"cmd": "hello", "protocol": 3})
+    r = s({"cmd": "hello", "protocol": PROTOCOL_VERSIONS[-1] + 1})
     assert r["ok"] is False and r["error"]["kind"] == "unsupported"
 
 
 def test_start_act_state(s: Checked) -> None:
+    assert s({"cmd": "hello", "protocol": 2})["ok"]  # events are protocol 2's (before hello a session reads 1)
     assert s({"cmd": "start", "setup": {"dealer": 0, "hands": HANDS}}) == {"ok": True}
     st = s({"cmd": "state"})
     assert st["phase"] == "calling" and st["to_act"] == 0
@@ -248,11 +259,12 @@ def test_refused_start_keeps_the_hand_in_play(s: Checked) -> None:
 
 def test_seeds_travel_as_decimal_strings() -> None:
     big = 2**64 - 1
-    for seed in (big, str(big)):
+    for protocol, seed in ((1, big), (1, str(big)), (2, str(big))):
         session = Session()
+        session.handle({"cmd": "hello", "protocol": protocol})
         assert session.handle({"cmd": "start", "setup": {"dealer": 0, "seed": seed}}) == {"ok": True}
         assert session.handle({"cmd": "state"})["hands"] == Checked.hands_of_seed(big)
-    for bad in ("-1", "01", "1e3", str(10**20), 2**64, 1.0, True):
+    for bad in ("-1", "01", "1e3", "1 ", str(10**20), 2**64, -1, 1.0, True):
         r = Session().handle({"cmd": "start", "setup": {"dealer": 0, "seed": bad}})
         assert r["error"]["kind"] == "malformed", bad
     # Of the schema's decimal form but past 2^64-1: no 64-bit seed to deal from (DEAL-5).
@@ -261,7 +273,29 @@ def test_seeds_travel_as_decimal_strings() -> None:
         assert r["error"] == {"kind": "bad-setup", "message": r["error"]["message"], "rule": "DEAL-5"}, past
 
 
+def test_a_seed_the_schema_lets_through_but_d33_cannot_shuffle_is_a_bad_setup() -> None:
+    """PROTOCOL.md "Which error wins": the schema decides malformed; 20 digits above 2^64-1 is D33's."""
+    session = Session()
+    session.handle({"cmd": "hello", "protocol": 2})
+    for seed in (str(2**64), "99999999999999999999"):
+        r = session.handle({"cmd": "start", "setup": {"dealer": 0, "seed": seed}})
+        assert r["error"]["kind"] == "bad-setup" and r["error"]["rule"] == "DEAL-5", seed
+        r = session.handle({"cmd": "start", "setup": {"game": {"first_dealer": 0, "deals": [{"seed": seed}]}}})
+        assert r["error"]["kind"] == "bad-setup", seed
+
+
+def test_protocol_2_takes_seeds_as_decimal_strings_only() -> None:
+    session = Session()
+    session.handle({"cmd": "hello", "protocol": 2})
+    for setup in ({"dealer": 0, "seed": 5}, {"game": {"first_dealer": 0, "deals": [{"seed": 5}]}}):
+        r = session.handle({"cmd": "start", "setup": setup})
+        assert r["error"]["kind"] == "malformed" and "decimal string" in r["error"]["message"], setup
+    r = session.handle({"cmd": "batch", "setup": {"dealer": 0, "seed": "5"}, "steps": [], "playout": {"seed": 5}})
+    assert r["error"]["kind"] == "malformed"
+
+
 def test_count_divide_adds_up_to_the_count(s: Checked) -> None:
+    s({"cmd": "hello", "protocol": 2})
     s({"cmd": "start", "setup": {"dealer": 0, "seed": "3"}})
     r = s({"cmd": "count", "depth": 3, "divide": True})
     assert sorted(r["divide"]) == ["call", "pass"] and sum(r["divide"].values()) == r["counts"][-1]
@@ -322,15 +356,60 @@ def test_subprocess_line_protocol() -> None:
     assert out[5] == {"ok": True}
 
 
-# ------------------------------------------------------------------ requests against their schemas
-# The engine checks request shapes by hand (standard library only); these
-# properties keep that check and spec/schema/protocol/request.schema.json in step.
+# ------------------------------------------------------------------ the command table against the schemas
+# The engine checks request shapes with the standard library (reference_engine/wire/shapes.py), named by
+# one table (wire/commands.py); these tests keep both in step with spec/schema/protocol/ itself.
+
+
+def _schema_docs() -> dict[str, Any]:
+    return {p.name: json.loads(p.read_text(encoding="utf-8")) for p in SCHEMAS.glob("*.json")}
+
+
+def _request_validator(protocol: int) -> Any:
+    """request.schema.json as it reads under ``protocol``: from 2 on, a seed is a decimal string only."""
+    import jsonschema
+    from referencing import Registry, Resource
+
+    docs = _schema_docs()
+    if protocol >= 2:
+        docs["common.schema.json"]["$defs"]["seed"] = {"$ref": "#/$defs/decimalSeed"}
+    registry: Registry[Any] = Registry().with_resources(
+        (doc["$id"], Resource.from_contents(doc)) for doc in docs.values())
+    return jsonschema.Draft202012Validator(docs["request.schema.json"], registry=registry)
+
+
+def test_every_command_of_the_table_is_a_request_of_the_schemas_with_the_same_fields() -> None:
+    docs = _schema_docs()
+    assert docs["request.schema.json"]["properties"]["cmd"]["enum"] == list(COMMANDS)
+    branches = [b["then"]["$ref"] for b in docs["request.schema.json"]["allOf"]]
+    assert branches == [c.request_schema for c in COMMANDS.values()]
+    for command in COMMANDS.values():
+        request, response = docs[command.request_schema], docs[command.response_schema]
+        assert set(request["properties"]) == {"cmd", *command.fields}, command.name
+        assert set(request["required"]) == {"cmd", *command.required}, command.name
+        assert request["additionalProperties"] is False and response["$id"].endswith(command.response_schema)
+
+
+def test_the_capabilities_and_versions_are_defined_once() -> None:
+    import conformance
+    from conformance.schemas import PROTOCOL_COMMANDS
+
+    vocabulary = _schema_docs()["common.schema.json"]["$defs"]["capability"]["anyOf"][0]["enum"]
+    assert list(CAPABILITY_ORDER) == vocabulary
+    named = {c.capability for c in COMMANDS.values() if c.capability} | \
+        {f.capability for c in COMMANDS.values() for f in c.features}
+    assert named == set(vocabulary)  # every capability is a row or a feature of the table, and nothing else
+    assert capabilities(PROTOCOL_VERSIONS[-1]) == CAPABILITY_ORDER
+    assert tuple(reversed(PROTOCOL_VERSIONS)) == conformance.PROTOCOL_VERSIONS
+    assert tuple(COMMANDS) == PROTOCOL_COMMANDS
+
 
 _ODD = st.one_of(
     st.none(), st.booleans(), st.integers(min_value=-5, max_value=2**65), st.floats(allow_nan=False),
     st.sampled_from(["", "Sup1", "S3 S4 S5", "18446744073709551615", "18446744073709551616", "007", "7",
-                     "call", "D7", "any-suit", "x"]),
-    st.lists(st.sampled_from(["Sup1", 1, None]), max_size=4), st.dictionaries(st.sampled_from(["D7", "x"]), st.just(1)),
+                     "call", "D7", "any-suit", "x", "every", "last"]),
+    st.lists(st.sampled_from(["Sup1", 1, None, {"seat": 0, "action": "call"}]), max_size=4),
+    st.dictionaries(st.sampled_from(["D7", "x", "seat", "action", "seed", "choices"]), st.sampled_from([1, "1", [0]])),
 )
 _VALID: dict[str, dict[str, Any]] = {
     "hello": {"protocol": 2},
@@ -341,11 +420,36 @@ _VALID: dict[str, dict[str, Any]] = {
     "pattern": {"current": "Sup7", "challenger": "Sup8", "elders": "Sup1 Sup9 Gon9 Zok9 Sin1 Sin9 WanSin", "led": True},
     "count": {"depth": 2, "divide": True},
     "stop": {},
+    "batch": {"setup": {"dealer": 0, "seed": "5"}, "steps": [{"seat": 0, "action": "call"}], "observe": "last",
+              "state": "last", "playout": {"choices": [1, 0], "seed": "3"}},
 }
-_SETUPS = [{"dealer": 1, "deck": "x"}, {"dealer": 0, "seed": "5", "deck": "x"}, {"seed": "5"},
+_SETUPS = [{"dealer": 1, "deck": "x"}, {"dealer": 0, "seed": "5", "deck": "x"}, {"seed": "5"}, {"dealer": 0, "seed": 5},
            {"game": {"first_dealer": 0, "deals": [{"seed": "1"}]}}, {"game": {"first_dealer": 0, "deals": []}},
-           {"game": {"first_dealer": 0, "deals": [{"seed": 1.5}]}}, {"game": {"first_dealer": True, "deals": [{"seed": 1}]}},
-           {"dealer": 0, "hands": ["a", "b", "c"]}, {"dealer": 0, "hands": ["a", "b", "c", 4]}]
+           {"game": {"first_dealer": 0, "deals": [{"seed": 1}]}}, {"game": {"first_dealer": 0, "deals": [{"seed": 1.5}]}},
+           {"game": {"first_dealer": True, "deals": [{"seed": "1"}]}}, {"game": {"first_dealer": 0}, "dealer": 0},
+           {"dealer": 0, "hands": ["a", "b", "c"]}, {"dealer": 0, "hands": ["Sup1", "Sup2", "Sup3", 4]},
+           {"dealer": 0, "hands": ["Sup1", "Sup2", "", "Sup4"]}, {"dealer": 7, "seed": "1"}]
+_CARDS = st.lists(st.sampled_from(["Sup1", "s2", "GON3", "w", "n9", "zok5", "Zok6"]), min_size=1, max_size=4,
+                  unique=True).map(" ".join)
+_DECIMAL = st.integers(0, 2**66).map(str)
+_FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
+    "seat": st.integers(-1, 4), "protocol": st.integers(0, 4), "depth": st.integers(0, 2), "led": st.booleans(),
+    "divide": st.booleans(), "action": st.sampled_from(["call", "PASS", "play Sup1", "play", "x", ""]),
+    "classify": _CARDS, "current": _CARDS, "challenger": _CARDS, "elders": _CARDS | st.just(""),
+    "options": st.dictionaries(st.from_regex(r"D[0-9]{1,2}", fullmatch=True),
+                               st.from_regex(r"[a-z0-9]{1,3}(-[a-z0-9]{1,2})?-?", fullmatch=True), max_size=2),
+    "setup": st.fixed_dictionaries({"dealer": st.integers(0, 4)}, optional={"seed": _DECIMAL | st.integers(0, 9),
+                                                                            "deck": _CARDS}),
+    "steps": st.lists(st.fixed_dictionaries({"seat": st.integers(0, 4), "action": st.sampled_from(["call", "pass"])},
+                                            optional={"x": st.just(1)}), max_size=3),
+    "observe": st.sampled_from(["every", "last", "none", "all"]), "state": st.sampled_from(["every", "last", "none"]),
+    "playout": st.fixed_dictionaries({}, optional={"choices": st.lists(st.integers(-1, 5), max_size=3),
+                                                   "seed": _DECIMAL | st.integers(0, 9)}),
+}
+_NESTED = [("steps", [{"seat": 7, "action": "call"}]), ("steps", [{"seat": 0}]), ("steps", [{"seat": 0, "action": 3}]),
+           ("steps", [{"seat": 0, "action": "call", "x": 1}]), ("steps", {}), ("playout", {"seed": 5}),
+           ("playout", {"choices": [-1]}), ("playout", {"choices": "0 1"}), ("playout", {"rounds": 1}),
+           ("playout", {}), ("observe", "all"), ("state", "none")]
 
 
 @st.composite
@@ -353,33 +457,55 @@ def _requests(draw: st.DrawFn) -> dict[str, Any]:
     """A valid request of each kind, then (mostly) one change: a field's value, a missing or an extra field."""
     cmd = draw(st.sampled_from(sorted(_VALID)))
     request: dict[str, Any] = {"cmd": cmd, **_VALID[cmd]}
-    change = draw(st.sampled_from(["none", "value", "value", "drop", "extra", "setup"]))
+    change = draw(st.sampled_from(["none", "value", "value", "odd", "drop", "extra", "setup", "nested"]))
     fields = sorted(k for k in request if k != "cmd")
     if change == "value" and fields:
+        name = draw(st.sampled_from(fields))
+        request[name] = draw(_FIELD_VALUES.get(name, _ODD))
+    elif change == "odd" and fields:
         request[draw(st.sampled_from(fields))] = draw(_ODD)
     elif change == "drop" and fields:
         del request[draw(st.sampled_from(fields))]
     elif change == "extra":
-        request[draw(st.sampled_from(["seat", "extra", "classify", "divide", "led"]))] = draw(_ODD | st.just("Sup3"))
-    elif change == "setup" and cmd == "start":
+        request[draw(st.sampled_from(["seat", "extra", "classify", "divide", "led", "steps"]))] = draw(_ODD | st.just("Sup3"))
+    elif change == "setup" and "setup" in request:
         request["setup"] = draw(st.sampled_from(_SETUPS))
+    elif change == "nested" and cmd == "batch":
+        field, value = draw(st.sampled_from(_NESTED))
+        request[field] = value
     return request
 
 
-@settings(max_examples=600, deadline=None, derandomize=True)
-@given(_requests())
-def test_a_request_its_schema_refuses_is_answered_malformed(request_: dict[str, Any]) -> None:
-    if VALIDATORS is None:
-        pytest.skip("protocol schemas not available")
-    schema_ok = VALIDATORS["request"].is_valid(request_)
-    answer = Session().handle(request_)
-    if not schema_ok:
-        assert answer["ok"] is False and answer["error"]["kind"] == "malformed", (request_, answer)
-    elif not _has_float(request_):
-        # JSON Schema's `integer` also matches 1.0; PROTOCOL.md says integers are written without a
-        # fraction, and the reference refuses 1.0 as malformed. Every other valid request is accepted.
-        assert request_problem(request_) is None, (request_, request_problem(request_))
-    assert answer["ok"] is True or answer["error"]["kind"] != "internal", (request_, answer)
+@pytest.mark.parametrize("protocol", PROTOCOL_VERSIONS)
+def test_the_request_shapes_accept_exactly_what_the_schemas_accept(protocol: int) -> None:
+    """What spec/schema/protocol/request.schema.json refuses, the engine answers `malformed`; what it accepts,
+    the engine's shape check accepts (protocol 2 and later: seeds as decimal strings only)."""
+    validator = _request_validator(protocol)
+
+    @settings(max_examples=700, deadline=None, derandomize=True)
+    @given(_requests())
+    def check(request_: dict[str, Any]) -> None:
+        schema_ok = validator.is_valid(request_)
+        session = Session()
+        if request_["cmd"] != "hello":
+            session.handle({"cmd": "hello", "protocol": protocol})
+        answer = session.handle(request_)
+        assert "Traceback" not in json.dumps(answer)
+        if protocol not in COMMANDS[request_["cmd"]].versions:
+            assert answer["error"]["kind"] == "unsupported", (request_, answer)
+            return
+        problem = request_problem(request_, protocol)
+        if not schema_ok:
+            assert problem is not None and answer["error"]["kind"] == "malformed", (request_, answer)
+        elif not _has_float(request_):
+            # JSON Schema's `integer` also matches 1.0; PROTOCOL.md says integers are written without a
+            # fraction, and the reference refuses 1.0 as malformed. Every other valid request is accepted.
+            assert problem is None, (request_, problem)
+            if request_["cmd"] != "act":  # an act's text is any string by its schema, and malformed if not an action
+                assert answer["ok"] is True or answer["error"]["kind"] != "malformed", (request_, answer)
+        assert answer["ok"] is True or answer["error"]["kind"] != "internal", (request_, answer)
+
+    check()
 
 
 def _has_float(value: Any) -> bool:
@@ -390,3 +516,220 @@ def _has_float(value: Any) -> bool:
     if isinstance(value, list):
         return any(_has_float(v) for v in value)
     return False
+
+
+# ------------------------------------------------------------------ every request checked, in its version (issue 20.3)
+
+
+def _after_hello(protocol: int) -> Session:
+    session = Session()
+    assert session.handle({"cmd": "hello", "protocol": protocol})["ok"]
+    return session
+
+
+def test_a_batch_without_steps_is_malformed_not_an_engine_fault() -> None:
+    answer = _after_hello(2).handle({"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}})
+    assert answer == {"ok": False, "error": {"kind": "malformed", "message": "bad batch request: missing field 'steps'"}}
+
+
+def test_requests_of_protocol_2_are_refused_before_hello_and_under_protocol_1() -> None:
+    batch = {"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}, "steps": []}
+    before = Session().handle(batch)
+    assert before["error"]["kind"] == "illegal" and "hello" in before["error"]["message"]
+    assert _after_hello(1).handle(batch)["error"]["kind"] == "unsupported"
+    assert _after_hello(2).handle(batch)["ok"] is True
+    divide = {"cmd": "count", "depth": 1, "divide": True}
+    v1 = _after_hello(1)
+    v1.handle({"cmd": "start", "setup": {"dealer": 0, "seed": 1}})
+    refused = v1.handle(divide)
+    assert refused["error"]["kind"] == "unsupported" and "'divide'" in refused["error"]["message"]
+    assert v1.handle({"cmd": "count", "depth": 1}) == {"ok": True, "counts": [2]}
+    assert "batch" not in v1.handle({"cmd": "hello", "protocol": 1})["capabilities"]
+    fresh = Session()
+    fresh.handle({"cmd": "start", "setup": {"dealer": 0, "seed": 1}})
+    assert fresh.handle(divide)["error"]["kind"] == "illegal"  # before hello: send hello first
+
+
+class _Faulty(Session):
+    """A session whose `state` hits an engine bug that names a file."""
+
+    def _state(self, _message: dict[str, Any]) -> dict[str, Any]:
+        raise FileNotFoundError(2, "No such file", "/home/someone/secret/engine.py")
+
+
+def test_an_engine_fault_answers_a_short_reference_and_keeps_its_traceback_out_of_the_answer() -> None:
+    session, reported = _Faulty(), []
+    session.on_fault = lambda ref, trace: reported.append((ref, trace))
+    session.handle({"cmd": "start", "setup": {"dealer": 0, "seed": "1"}})
+    answer = session.handle({"cmd": "state"})
+    message = answer["error"]["message"]
+    assert answer["error"]["kind"] == "internal" and "fault-1" in message
+    assert "Traceback" not in message and "/" not in message and "secret" not in message, message
+    assert reported and reported[0][0] == "fault-1" and "Traceback" in reported[0][1] and "secret" in reported[0][1]
+    assert list(session.faults) == reported
+
+
+def test_the_server_writes_a_fault_s_traceback_to_stderr_not_to_stdout() -> None:
+    program = ("import sys, reference_engine.__main__ as m\n"
+               "from reference_engine.wire import Session\n"
+               "def boom(self, message): raise KeyError('/home/someone/secret')\n"
+               "Session._state = boom\n"
+               "m.main([])\n")
+    lines = [{"cmd": "hello", "protocol": 2}, {"cmd": "start", "setup": {"dealer": 0, "seed": "1"}}, {"cmd": "state"},
+             {"cmd": "stop"}]
+    proc = subprocess.run([sys.executable, "-c", program], input="".join(json.dumps(x) + "\n" for x in lines),
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    answer = json.loads(proc.stdout.splitlines()[2])
+    assert answer["error"]["kind"] == "internal" and "secret" not in proc.stdout and "Traceback" not in proc.stdout
+    assert "fault-1" in proc.stderr and "Traceback" in proc.stderr and "secret" in proc.stderr
+
+
+# ------------------------------------------------------------------ bounds on one request (issue 20.4)
+
+
+def test_a_count_past_its_node_bound_is_refused_naming_the_bound_and_how_to_raise_it() -> None:
+    assert Session.count_node_limit is not None  # a count from a deal at depth 8 ran past 30 s unbounded
+    session = _after_hello(2)
+    session.handle({"cmd": "start", "setup": {"dealer": 0, "seed": "1"}})
+    before = session.handle({"cmd": "state"})
+    session.count_node_limit = 400
+    refused = session.handle({"cmd": "count", "depth": 4})  # visits 468 positions
+    assert refused["error"]["kind"] == "unsupported"
+    assert "400 positions" in refused["error"]["message"] and "--count-nodes" in refused["error"]["message"]
+    assert session.handle({"cmd": "count", "depth": 3}) == {"ok": True, "counts": [2, 8, 458]}
+    assert session.handle({"cmd": "state"}) == before
+
+
+def test_a_count_at_depth_8_from_a_deal_is_refused_within_seconds() -> None:
+    session = _after_hello(2)
+    session.handle({"cmd": "start", "setup": {"dealer": 0, "seed": "1"}})
+    started = time.monotonic()
+    refused = session.handle({"cmd": "count", "depth": 8, "divide": True})
+    assert refused["error"]["kind"] == "unsupported" and f"{COUNT_NODE_LIMIT} positions" in refused["error"]["message"]
+    assert time.monotonic() - started < 25
+
+
+def test_a_batch_past_its_answer_bound_is_refused_and_leaves_the_session_as_it_was() -> None:
+    session = _after_hello(2)
+    session.handle({"cmd": "start", "setup": {"dealer": 1, "seed": "2"}})
+    before = session.handle({"cmd": "state"})
+    steps = [{"seat": 1, "action": "call"}] * 33_000
+    started = time.monotonic()
+    refused = session.handle({"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}, "steps": steps, "observe": "every"})
+    assert time.monotonic() - started < 2
+    message = refused["error"]["message"]
+    assert refused["error"]["kind"] == "unsupported" and f"{BATCH_ANSWER_LIMIT} answers" in message
+    assert "--batch-answers" in message
+    # a playout that runs past the room left is refused after the fact, and undone
+    session.batch_answer_limit = 20
+    refused = session.handle({"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}, "steps": [], "playout": {}})
+    assert refused["error"]["kind"] == "unsupported" and "playout" in refused["error"]["message"]
+    assert session.handle({"cmd": "state"}) == before
+    session.batch_answer_limit = 200
+    assert session.handle({"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}, "steps": [], "playout": {},
+                           "state": "last"})["ok"] is True
+
+
+def test_the_server_s_bounds_are_engine_options() -> None:
+    lines = [{"cmd": "hello", "protocol": 2}, {"cmd": "start", "setup": {"dealer": 0, "seed": "1"}},
+             {"cmd": "count", "depth": 3}, {"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}, "steps": [],
+                                            "state": "last"}, {"cmd": "stop"}]
+    proc = subprocess.run([sys.executable, "-m", "reference_engine", "--count-nodes", "5", "--batch-answers", "1"],
+                          input="".join(json.dumps(x) + "\n" for x in lines), capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    count, batch = (json.loads(line) for line in proc.stdout.splitlines()[2:4])
+    assert "5 positions" in count["error"]["message"] and "1 answers" in batch["error"]["message"]
+
+
+# ------------------------------------------------------------------ the protocol's open words (issue 21 §1)
+
+
+def test_which_error_wins_when_a_request_has_two_faults() -> None:
+    """spec/PROTOCOL.md "Which error wins": the schema first, then the text, then the rules, then now."""
+    session = _after_hello(3)
+    bad_cards = {"dealer": 0, "hands": ["Sup1 Xx9", HANDS[1], HANDS[2], HANDS[3]]}
+    assert session.handle({"cmd": "start", "options": {"D99": "x"}, "setup": bad_cards})["error"]["kind"] == "malformed"
+    assert session.handle({"cmd": "act", "seat": 0, "action": "shout"})["error"]["kind"] == "malformed"  # no hand yet
+    assert session.handle({"cmd": "act", "seat": 0, "action": "call"})["error"]["kind"] == "illegal"
+    for hands in (["", HANDS[1], HANDS[2], HANDS[3]], HANDS[:3]):  # facts that fit two kinds: the schema's
+        assert session.handle({"cmd": "start", "setup": {"dealer": 0, "hands": hands}})["error"]["kind"] == "malformed"
+    twice = {"dealer": 0, "hands": [HANDS[0].replace("Sup3", "Sup2"), HANDS[1], HANDS[2], HANDS[3]]}
+    assert session.handle({"cmd": "start", "setup": twice})["error"]["kind"] == "bad-setup"  # a card dealt twice
+    assert session.handle({"cmd": "start", "options": {"D99": "x"}, "setup": {"dealer": 0, "seed": "1"}}
+                          )["error"]["kind"] == "bad-setup"
+
+
+@pytest.mark.parametrize("text, kind", [("PASS", None), ("Call", None), ("call Sup3", "malformed"),
+                                        ("pass Gon4", "malformed"), ("play", "malformed"), ("shout", "malformed")])
+def test_action_text_verbs_are_case_insensitive_and_text_that_is_no_action_is_malformed(text: str,
+                                                                                         kind: str | None) -> None:
+    session = _after_hello(3)
+    session.handle({"cmd": "start", "setup": {"dealer": 0, "hands": HANDS}})
+    answer = session.handle({"cmd": "act", "seat": 0, "action": text})
+    assert answer["ok"] is True if kind is None else answer["error"]["kind"] == kind, answer
+
+
+def test_where_a_batch_error_goes() -> None:
+    """spec/PROTOCOL.md, batch: the schema refuses the whole batch; the rules refuse its start or a step."""
+    session = _after_hello(3)
+    for bad in ({"setup": {"dealer": 7, "seed": "1"}, "steps": []},
+                {"setup": {"dealer": 0, "seed": "1"}, "steps": [{"seat": 7, "action": "call"}]}):
+        answer = session.handle({"cmd": "batch", **bad})
+        assert answer["ok"] is False and answer["error"]["kind"] == "malformed" and session.hand is None, bad
+    refused = session.handle({"cmd": "batch", "setup": {"dealer": 0, "deck": "Sup1"}, "steps": [{"seat": 0, "action": "call"}]})
+    assert refused["ok"] is True and refused["start"]["error"]["kind"] == "bad-setup" and refused["steps"] == []
+    steps = [{"seat": 0, "action": "play"}, {"seat": 0, "action": "CALL"}]
+    played = session.handle({"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}, "steps": steps, "state": "last"})
+    assert played["steps"][1]["act"]["error"]["kind"] == "malformed" and played["steps"][2]["act"]["ok"] is True
+
+
+def test_count_inside_a_game_counts_the_hand_in_play_and_never_runs_into_the_next_deal() -> None:
+    """spec/PROTOCOL.md, count: a sequence ends with the hand; an action act would refuse for a missing deal counts."""
+    single = _after_hello(3)
+    single.handle({"cmd": "start", "setup": {"dealer": 0, "seed": "1"}})
+    expected = single.handle({"cmd": "count", "depth": 4})["counts"]
+    for deals in ([{"seed": "1"}], [{"seed": "1"}, {"seed": "2"}]):
+        game = _after_hello(3)
+        game.handle({"cmd": "start", "setup": {"game": {"first_dealer": 0, "deals": deals}}})
+        assert game.handle({"cmd": "count", "depth": 4})["counts"] == expected, deals
+        for seat in (0, 1):
+            game.handle({"cmd": "act", "seat": seat, "action": "pass"})
+        third = game.handle({"cmd": "act", "seat": 3, "action": "pass"})  # voids the hand: deal 2 is needed
+        assert third["ok"] is (len(deals) == 2)
+    one_deal = _after_hello(3)
+    one_deal.handle({"cmd": "start", "setup": {"game": {"first_dealer": 0, "deals": [{"seed": "1"}]}}})
+    for session in (one_deal, single):
+        for seat in (0, 1):
+            session.handle({"cmd": "act", "seat": seat, "action": "pass"})
+    # seat 3 may call or pass: the voiding pass is counted though act refuses it here, and nothing follows it
+    in_game = one_deal.handle({"cmd": "count", "depth": 2, "divide": True})
+    assert in_game["counts"][0] == 2 and in_game["divide"]["pass"] == 0
+    assert in_game == single.handle({"cmd": "count", "depth": 2, "divide": True})
+
+
+def test_at_game_over_every_count_is_zero(s: Checked) -> None:
+    deals = [{"seed": n} for n in range(10)]
+    s({"cmd": "start", "options": {"D31": "deals"}, "setup": {"game": {"first_dealer": 2, "deals": deals}}})
+    for _n in range(4):
+        dealer = s({"cmd": "state"})["dealer"]
+        for seat in (dealer, (dealer + 1) % 4, (dealer + 3) % 4):
+            s({"cmd": "act", "seat": seat, "action": "pass"})
+    assert s({"cmd": "state"})["phase"] == "game-over"
+    assert s({"cmd": "count", "depth": 3})["counts"] == [0, 0, 0]
+
+
+def test_no_option_makes_a_pattern_answer_depend_on_led() -> None:
+    """spec/PROTOCOL.md, pattern: an engine answers a beats question the same for `led` true and false."""
+    from reference_engine.profile import DECISIONS
+
+    questions = [("Sup7", "Sup8"), ("Sup1", "Sup2"), ("Sup9", "WanSin"), ("Gon2 Gon3 Gon4", "Gon5 Gon6 Gon7"),
+                 ("Zok7 Sin7 Gon7", "Zok8 Sin8 Gon8"), ("WanSin", "Sup1"), ("Sin1", "Sin2")]
+    elders = "Sup1 Sup9 Gon9 Zok9 Sin1 Sin9 WanSin"
+    profiles: list[dict[str, str]] = [{}] + [{decision: o} for decision, _key, options in DECISIONS for o in options[1:]]
+    session = _after_hello(3)
+    for chosen in profiles:
+        for current, challenger in questions:
+            answers = {session.handle({"cmd": "pattern", "options": chosen, "current": current,
+                                       "challenger": challenger, "elders": elders, "led": led}).get("beats")
+                       for led in (True, False)}
+            assert len(answers) == 1, (chosen, current, challenger, answers)

@@ -135,23 +135,33 @@ def test_a_missing_required_field_is_a_protocol_error_not_a_disagreement() -> No
 # ------------------------------------------------------------------ batch
 
 
+def _protocol_2() -> Session:
+    """A reference session after hello 2: batch and playout are requests of protocol 2."""
+    session = Session()
+    assert session.handle({"cmd": "hello", "protocol": 2})["ok"]
+    return session
+
+
 def test_a_batch_answers_what_the_same_requests_answer_one_by_one() -> None:
     steps = [{"seat": 1, "action": "call"}, {"seat": 0, "action": "play Sup9"}, {"seat": 1, "action": "play Sup3"}]
-    setup = {"dealer": 1, "seed": 7}
-    one = Session()
+    setup = {"dealer": 1, "seed": "7"}
+    one = _protocol_2()
     answers = [one.handle({"cmd": "start", "setup": setup})]
     expected: list[dict[str, Any]] = [{"state": one.handle({"cmd": "state"})}]
     for step in steps:
         act = one.handle({"cmd": "act", **step})
         expected.append({"act": act, "state": one.handle({"cmd": "state"})})
     expected[-1]["observations"] = [one.handle({"cmd": "observe", "seat": s}) for s in range(4)]
-    batch = Session().handle({"cmd": "batch", "setup": setup, "steps": steps, "observe": "last"})
+    batch = _protocol_2().handle({"cmd": "batch", "setup": setup, "steps": steps, "observe": "last"})
     assert batch == {"ok": True, "start": answers[0], "steps": expected}
     assert any(not e["act"]["ok"] for e in expected[1:])  # a refused step is answered and play goes on
-    bad = Session().handle({"cmd": "batch", "setup": setup, "steps": [{"seat": 0}]})
+    bad = _protocol_2().handle({"cmd": "batch", "setup": setup, "steps": [{"seat": 0}]})
     assert bad["ok"] is False and bad["error"]["kind"] == "malformed"
-    refused = Session().handle({"cmd": "batch", "setup": {"dealer": 9, "seed": 1}, "steps": steps})
+    refused = _protocol_2().handle({"cmd": "batch", "setup": {"dealer": 0, "deck": "Sup1"}, "steps": steps})
     assert refused["ok"] is True and refused["start"]["ok"] is False and refused["steps"] == []
+    # a setup that breaks its schema makes the batch request malformed (spec/PROTOCOL.md, batch errors)
+    bad = _protocol_2().handle({"cmd": "batch", "setup": {"dealer": 9, "seed": "1"}, "steps": steps})
+    assert bad["ok"] is False and bad["error"]["kind"] == "malformed"
 
 
 def test_batch_and_step_by_step_find_the_same_disagreement() -> None:
@@ -169,7 +179,7 @@ def test_batch_and_step_by_step_find_the_same_disagreement() -> None:
 
 def one_by_one(setup: dict[str, Any], steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each step's answers when the same requests are sent alone: act, state, the four observations."""
-    session = Session()
+    session = _protocol_2()
     assert session.handle({"cmd": "start", "setup": setup})["ok"]
     answers: list[dict[str, Any]] = []
     for step in [None, *steps]:
@@ -184,7 +194,7 @@ def one_by_one(setup: dict[str, Any], steps: list[dict[str, Any]]) -> list[dict[
                                    {"game": {"first_dealer": 3, "deals": [{"seed": str(i)} for i in range(16)]}}])
 def test_a_playout_takes_legal_actions_to_the_end_and_answers_as_one_by_one_requests(setup: dict[str, Any]) -> None:
     given = [{"seat": 2 if "dealer" in setup else 3, "action": "pass"}]
-    answer = Session().handle({"cmd": "batch", "setup": setup, "steps": given, "playout": {"seed": "5"},
+    answer = _protocol_2().handle({"cmd": "batch", "setup": setup, "steps": given, "playout": {"seed": "5"},
                                "observe": "every"})
     assert answer["ok"] and answer["start"] == {"ok": True}
     taken = [e["step"] for e in answer["steps"][2:]]
@@ -196,16 +206,16 @@ def test_a_playout_takes_legal_actions_to_the_end_and_answers_as_one_by_one_requ
     assert expected[-1]["state"]["to_act"] is None  # played to the end (of the game: game-over)
     assert expected[-1]["state"]["phase"] == ("game-over" if "game" in setup else "ended")
     # the draws it reports replay the same actions with no seed; with no seed and no choices, draws are 0
-    again = Session().handle({"cmd": "batch", "setup": setup, "steps": given, "state": "last",
+    again = _protocol_2().handle({"cmd": "batch", "setup": setup, "steps": given, "state": "last",
                               "playout": {"choices": answer["choices"]}})
     assert [e["step"] for e in again["steps"][2:]] == taken and again["choices"] == answer["choices"]
-    zeros = Session().handle({"cmd": "batch", "setup": setup, "steps": [], "playout": {}, "state": "last"})
+    zeros = _protocol_2().handle({"cmd": "batch", "setup": setup, "steps": [], "playout": {}, "state": "last"})
     assert set(zeros["choices"]) == {0} and "state" not in zeros["steps"][1]
 
 
 def test_a_playout_draws_as_the_protocol_defines() -> None:
     # The first draw is over the Dealer's two legal actions (call, pass: in that order): choice 3 is 3 mod 2.
-    answer = Session().handle({"cmd": "batch", "setup": {"dealer": 1, "seed": "4"}, "steps": [],
+    answer = _protocol_2().handle({"cmd": "batch", "setup": {"dealer": 1, "seed": "4"}, "steps": [],
                                "playout": {"choices": [3, 0]}, "state": "last"})
     assert answer["steps"][1]["step"] == {"seat": 1, "action": "pass"} and answer["choices"][:2] == [1, 0]
     assert answer["steps"][2]["step"] == {"seat": 2, "action": "call"}
@@ -214,14 +224,14 @@ def test_a_playout_draws_as_the_protocol_defines() -> None:
 @pytest.mark.parametrize("playout", [[], {"seed": -1}, {"seed": "1", "rounds": 3}, {"choices": [-1]},
                                      {"choices": "0 1"}])
 def test_a_malformed_playout_is_refused_as_malformed(playout: Any) -> None:
-    session = Session()
+    session = _protocol_2()
     answer = session.handle({"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}, "steps": [], "playout": playout})
     assert answer["ok"] is False and answer["error"]["kind"] == "malformed" and "playout" in answer["error"]["message"]
     assert session.hand is None  # refused before anything started
 
 
 def test_a_batch_field_the_protocol_does_not_define_is_refused() -> None:
-    answer = Session().handle({"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}, "steps": [], "policy": "x"})
+    answer = _protocol_2().handle({"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}, "steps": [], "policy": "x"})
     assert answer["ok"] is False and answer["error"]["kind"] == "malformed" and "'policy'" in answer["error"]["message"]
 
 

@@ -58,3 +58,34 @@ def test_a_request_of_the_wrong_shape_never_crashes_the_server(request_):
     answers = serve(json.dumps(request_).encode() + b"\n" + HELLO + b"\n")
     assert len(answers) == 2 and answers[0]["ok"] is False
     assert answers[1]["ok"] is True
+
+
+HOSTILE_REQUESTS = [
+    {"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}},  # no steps: was `internal` with a traceback
+    {"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}, "steps": [{"seat": 7, "action": "call"}]},
+    {"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}, "steps": "call"},
+    {"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}, "steps": [], "playout": {"seed": "x"}},
+    {"cmd": "batch", "setup": {"dealer": 0, "seed": "1"}, "steps": [], "observe": ["every"]},
+    {"cmd": "batch", "setup": {"game": {"first_dealer": 0, "deals": [{"seed": 1}]}}, "steps": []},
+    {"cmd": "batch", "setup": None, "steps": []},
+    {"cmd": "start", "setup": {"dealer": 0, "seed": -3}},
+    {"cmd": "start", "setup": {"game": {"first_dealer": 0, "deals": "x"}}},
+    {"cmd": "count", "depth": 2, "divide": "yes"},
+    {"cmd": "pattern", "current": "Sup7", "challenger": 7, "elders": "", "led": True},
+]
+
+
+@pytest.mark.parametrize("protocol", [1, 2])
+def test_no_answer_to_a_hostile_request_carries_a_traceback_or_a_file_path(protocol):
+    """Issue 20.3: every request is checked against its schema; an answer never holds the engine's source."""
+    lines = [json.dumps({"cmd": "hello", "protocol": protocol})] + [json.dumps(r) for r in HOSTILE_REQUESTS]
+    answers = serve(("\n".join(lines) + "\n").encode())
+    assert len(answers) == 1 + len(HOSTILE_REQUESTS)
+    for request_, answer in zip(HOSTILE_REQUESTS, answers[1:], strict=True):
+        text = json.dumps(answer)
+        assert answer["ok"] is False and answer["error"]["kind"] in ("malformed", "unsupported"), (request_, answer)
+        assert "Traceback" not in text and ".py" not in text and "/" not in answer["error"]["message"], text
+    # under protocol 1 a batch is not a request at all; under 2 each of these breaks its schema
+    kinds = {json.dumps(r): a["error"]["kind"] for r, a in zip(HOSTILE_REQUESTS, answers[1:], strict=True)}
+    expected = "unsupported" if protocol == 1 else "malformed"
+    assert all(k == expected for r, k in kinds.items() if '"batch"' in r), kinds

@@ -9,7 +9,7 @@ hang-on-state    never answers `state`
 garbage          answers `state` with a line that is not JSON
 schema-invalid   answers `state` with `{"ok": true, "phase": "calling"}`
 wrong-kind       answers a `classify` pattern request with `{"ok": true, "beats": true}`
-protocol-3       says protocol 3 in `hello` (the runner speaks 1 and 2)
+protocol-99      says protocol 99 in `hello` (the runner speaks 1, 2 and 3)
 chatty           writes a line to stderr for every request, otherwise correct
 exit-at-startup  prints a message to stderr and exits with status 1 before reading
 hang-at-hello    never answers `hello`
@@ -79,8 +79,8 @@ def answer_with(answer: dict[str, Any]) -> Callable[[ScriptedSession, dict[str, 
     return fault
 
 
-def protocol_3(session: ScriptedSession, message: dict[str, Any]) -> bool:
-    send({**session.handle(message), "protocol": 3})
+def protocol_99(session: ScriptedSession, message: dict[str, Any]) -> bool:
+    send({**session.handle(message), "protocol": 99})
     return True
 
 
@@ -105,7 +105,7 @@ def wrong_error(session: ScriptedSession, message: dict[str, Any]) -> bool:
 
 # (mode, command) -> the fault: it answers (True) or lets the scripted engine answer (False).
 FAULTS: dict[tuple[str, str], Callable[[ScriptedSession, dict[str, Any]], bool]] = {
-    ("protocol-3", "hello"): protocol_3,
+    ("protocol-99", "hello"): protocol_99,
     ("hang-at-hello", "hello"): hang,
     ("two-lines", "hello"): two_lines,
     ("crash-on-act", "act"): crash,

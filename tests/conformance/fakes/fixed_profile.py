@@ -3,8 +3,11 @@
 ``python:fixed_profile:FACTORIES.<name>`` (this directory on sys.path) names a
 factory registered with :func:`register`: its sessions declare
 ``configurable: false`` and the given options in ``hello``, and play every
-``start``, ``pattern`` (and so ``count``) under that profile, ignoring any
-options a request carries. tests/conformance/test_decision_sensitivity.py runs
+``start``, ``pattern`` (and so ``count``) under that profile. Options a
+request carries are answered as protocol 3 asks of a non-configurable engine
+(spec/PROTOCOL.md, "Options an engine does not follow"): an unknown decision
+or option is ``bad-setup``, a known option other than the one followed is
+``unsupported``, and the options it follows are taken. tests/conformance/test_decision_sensitivity.py runs
 the corpus through it.
 
 A ``count`` visits at most :data:`COUNT_NODE_LIMIT` positions: a count scenario
@@ -21,6 +24,7 @@ from collections.abc import Mapping
 from types import SimpleNamespace
 from typing import Any
 
+from reference_engine.errors import HakkaError
 from reference_engine.profile import Profile
 from reference_engine.wire import Session
 
@@ -45,7 +49,20 @@ class FixedProfileSession(Session):
         return answer
 
     def _profile(self, message: dict[str, Any]) -> Profile:
+        asked = message.get("options") or {}
+        Profile.from_options(asked)  # an unknown decision or option: bad-setup, as for every engine
+        follows = self.fixed.options()
+        other = {d: o for d, o in asked.items() if follows.get(d) != o}
+        if other:
+            raise NotFollowed(f"this engine follows only {', '.join(f'{d}={follows.get(d)}' for d in other)}",
+                              rule=next(iter(other)))
         return self.fixed
+
+
+class NotFollowed(HakkaError):
+    """A known option the engine does not follow (protocol 3: ``unsupported``)."""
+
+    kind = "unsupported"
 
 
 def register(options: Mapping[str, str]) -> str:
