@@ -1,6 +1,10 @@
 """Sphinx configuration of the Hakka Cards rulebook.
 
-Build:  sphinx-build -W --keep-going -b html docs docs/_build/html
+Build:  sphinx-build -W --keep-going -b html docs docs/_build/html   (English)
+        python -m docs.build_all                                  (all five languages, docs/_build/html/<lang>/)
+
+The book is written in English and translated through gettext catalogs in
+locale/<lang>/LC_MESSAGES/ (locale/README.md says how): `-D language=fr` builds French.
 
 The rules, decisions and worked examples are generated from spec/ and
 conformance/scenarios/ at build time by the local extension _ext/hakka_spec.py;
@@ -32,6 +36,14 @@ source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 myst_heading_anchors = 3
 
 hakka_root = str(ROOT)
+
+# Five languages, one source (Sphinx i18n, as the Python documentation's translations).
+language = "en"
+locale_dirs = ["locale/"]
+gettext_compact = True  # one catalog per top-level page or folder: rules.po, decisions.po, guides.po …
+gettext_uuid = False
+gettext_location = True  # a message's location (spec/clauses.yaml:LINE for a clause) is shown to translators
+translation_progress_classes = "untranslated"  # an untranslated paragraph is marked in the HTML (and counted)
 
 exclude_patterns = ["_build", "examples/**/node_modules", "README.md", "**/README.md"]
 templates_path: list[str] = []
