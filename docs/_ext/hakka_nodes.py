@@ -13,8 +13,8 @@ from typing import Any
 
 import hakka_render as R
 from docutils import nodes
-from hakka_data import ID_IN_TEXT, Spec
-from hakka_gettext import _
+from hakka_data import ID_IN_TEXT, LANGUAGES, SEED_LANGUAGES, Spec
+from hakka_gettext import _, ngettext
 from hakka_i18n import source_lines, tnode
 from sphinx import addnodes
 from sphinx.application import Sphinx
@@ -108,8 +108,47 @@ def labelled_box(css_class: str, label: str, text: str, source: tuple[str, int |
     return box
 
 
-def quotes(items: list[dict[str, Any]] | None) -> list[nodes.Node]:
-    return [raw(R.quote_html(q.get("seed"), q.get("lang"), str(q.get("quote", "")))) for q in items or []]
+def quotes(items: list[dict[str, Any]] | None, language: str | None = None) -> list[nodes.Node]:
+    """The source quotes of a clause or decision, for a page in ``language``.
+
+    Where that language's seed has the passage, its quotes come first and the others
+    (the same passage in other seeds) are folded away; otherwise every quote is shown
+    in its original language, after a note saying that this language's seed lacks it.
+    """
+    items = list(items or [])
+    if not items:
+        return []
+    lang = language or "en"
+
+    def html(q: dict[str, Any]) -> nodes.raw:
+        return raw(R.quote_html(q.get("seed"), q.get("lang"), str(q.get("quote", ""))))
+
+    def lang_of(q: dict[str, Any]) -> str:
+        return str(q.get("lang") or SEED_LANGUAGES.get(str(q.get("seed", "")), ""))
+
+    own = [q for q in items if lang_of(q) == lang]
+    others = [q for q in items if lang_of(q) != lang]
+    if not own:
+        name = _(LANGUAGES.get(lang, (lang, "ltr"))[0])
+        seeds = ", ".join(sorted({str(q.get("seed", "?")) for q in others}))
+        note = nodes.paragraph(classes=["hk-quote-note"])
+        note += nodes.Text(
+            _("The {language} seed does not have this passage; it is quoted from seed {seeds}.").format(
+                language=name, seeds=seeds
+            )
+        )
+        return [note, *[html(q) for q in others]]
+    out: list[nodes.Node] = [html(q) for q in own]
+    if others:
+        more = make_details(
+            ngettext("The same in {count} other seed", "The same in {count} other seeds", len(others)).format(
+                count=len(others)
+            ),
+            ["hk-other-quotes"],
+        )
+        more.extend(html(q) for q in others)
+        out.append(more)
+    return out
 
 
 def decision_option_link(spec: Spec, did: str, option: str) -> list[nodes.Node]:

@@ -75,7 +75,7 @@ class AreaDirective(SphinxDirective):
             box = nodes.container(classes=["hk-clause-example"])
             box += tnode(nodes.paragraph, str(ex.get("title", "")), src, ["hk-example-title"], label=N_("Example"))
             box += tnode(nodes.paragraph, str(ex.get("text", "")), src)
-            box.extend(quotes(ex.get("source")))
+            box.extend(quotes(ex.get("source"), self.env.config.language))
             sec += box
 
         decs = clause.get("decisions") or []
@@ -99,7 +99,7 @@ class AreaDirective(SphinxDirective):
             p = nodes.paragraph(classes=["hk-sources-title"])
             p += label_span(_("Source"))
             box += p
-            box.extend(quotes(sources))
+            box.extend(quotes(sources, self.env.config.language))
             sec += box
         sec.extend(examples_block(spec, cid, homes))
         return sec
@@ -260,7 +260,7 @@ class DecisionsDirective(SphinxDirective):
             p = nodes.paragraph(classes=["hk-sources-title"])
             p += label_span(_("Source"))
             box += p
-            box.extend(quotes(d.get("source")))
+            box.extend(quotes(d.get("source"), self.env.config.language))
             sec += box
         sec += self.options_box(spec, d, src)
         if d.get("rationale"):

@@ -14,7 +14,7 @@ from typing import Any
 
 import hakka_render as R
 from docutils import nodes
-from hakka_data import Scenario, Spec, SpecError, clause_page, elders_by_step, parse_cards, setup_hands
+from hakka_data import AREAS, Scenario, Spec, SpecError, clause_page, elders_by_step, parse_cards, setup_hands
 from hakka_gettext import N_, _, ngettext
 from hakka_i18n import english_only
 from hakka_nodes import get_spec, label_span, make_details, paras, raw, register_label, requires_nodes, xref
@@ -306,7 +306,7 @@ class ScenarioIndexDirective(SphinxDirective):
                 generated,
             ).format(count=generated))
         intro += nodes.Text(" " + _("A scenario is at scenarios/<folder>.html#scenario-<id>."))
-        out: list[nodes.Node] = [intro, english_note()]
+        out: list[nodes.Node] = [intro, english_note(), raw(filter_html(spec, worked))]
         homes = example_homes(spec)
         for g in spec.scenario_groups():
             out.extend(self.group_table(spec, g, [s for s in worked if s.group == g], homes))
@@ -332,7 +332,7 @@ class ScenarioIndexDirective(SphinxDirective):
         body = nodes.tbody()
         tg += body
         for s in mine:
-            row = nodes.row(classes=[f"hk-kind-{s.body}"])
+            row = nodes.row(classes=filter_classes(s))
             row += nodes.entry("", nodes.paragraph("", "", xref(f"scenario-{s.id}", s.id, ("hk-sc-link",))))
             row += nodes.entry("", english_only(nodes.paragraph(text=str(s.data.get("title", "")))))
             tests = nodes.paragraph()
@@ -343,6 +343,40 @@ class ScenarioIndexDirective(SphinxDirective):
             row += nodes.entry("", nodes.paragraph(text=_(KINDS.get(s.body, s.body))))
             body += row
         return [head, table]
+
+
+def filter_classes(sc: Scenario) -> list[str]:
+    """The classes a catalogue row is filtered by (docs/_static/hakka.js): area, kind, decisions."""
+    areas = {str(cid).split("-")[0].lower() for cid in sc.data.get("clauses") or []}
+    requires = sc.data.get("requires")
+    decisions = sorted(str(d).lower() for d in requires) if isinstance(requires, dict) else []
+    return ["hk-sc-row", f"hk-kind-{sc.body}", *(f"hk-area-{a}" for a in sorted(areas)),
+            *(f"hk-dec-{d}" for d in decisions)]
+
+
+def filter_html(spec: Spec, worked: list[Scenario]) -> str:
+    """The catalogue's search box and filters by area, kind and decision (they work without a reload)."""
+    areas = spec.areas()
+    kinds = sorted({s.body for s in worked}, key=list(KINDS).index)
+    used = {str(d) for s in worked if isinstance(s.data.get("requires"), dict) for d in s.data["requires"]}
+    decisions = [str(d["id"]) for d in spec.decisions if str(d["id"]) in used]
+
+    def select(name: str, label: str, options: list[tuple[str, str]]) -> str:
+        opts = f'<option value="">{escape(_("all"))}</option>' + "".join(
+            f'<option value="{escape(v)}">{escape(t)}</option>' for v, t in options
+        )
+        return f'<label>{escape(label)} <select name="{name}">{opts}</select></label>'
+
+    shown = escape(_("{shown} of {total} scenarios shown"))
+    return (
+        f'<form class="hk-filter" role="search" data-hk-filter="" data-shown="{shown}">'
+        f'<label>{escape(_("Search"))} <input type="search" name="q" '
+        f'placeholder="{escape(_("ID, title or clause"))}"></label>'
+        + select("area", _("Area"), [(a.lower(), f"{a} · {_(AREAS[a][1]) if a in AREAS else a}") for a in areas])
+        + select("kind", _("Kind"), [(k, _(KINDS[k])) for k in kinds])
+        + select("dec", _("Option of a decision"), [(d.lower(), d) for d in decisions])
+        + '<output name="shown" aria-live="polite"></output></form>'
+    )
 
 
 KINDS = {"pattern": N_("pattern"), "trajectory": N_("hand"), "game": N_("game"), "count": N_("count"),

@@ -164,4 +164,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("hakka-engine-session", hakka_i18n.sealed(EngineSessionDirective))
     app.add_directive("hakka-scenario-preview", hakka_i18n.sealed(ScenarioPreviewDirective))
     app.add_css_file("hakka.css")
+    app.add_js_file("hakka.js")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
