@@ -64,7 +64,7 @@ def cards_html(
     elder_set = set(elders)
     items = [card_html(c, c.name in elder_set, down) for c in cards]
     if not items:
-        return f'<span class="hk-nocards">{escape(_(empty))}</span>'
+        return '<span class="hk-nocards">' + escape(_(empty)) + "</span>"
     return f'<span class="hk-cards">{"".join(items)}</span>'
 
 
@@ -137,8 +137,8 @@ def hands_html(hands: list[list[Card]], seats: Seats, how: str) -> str:
     caption = escape(_("The deal") if how == "hands" else _("The deal, {how}").format(how=how))
     return (
         '<table class="hk-hands"><caption>' + caption + "</caption>"
-        f"<thead><tr><th>{escape(_('Seat'))}</th><th>{escape(_('Cards (★ = Elder at the start)'))}</th>"
-        "<th>#</th></tr></thead>"
+        "<thead><tr><th>" + escape(_("Seat")) + "</th><th>" + escape(_("Cards (★ = Elder at the start)"))
+        + "</th><th>#</th></tr></thead>"
         "<tbody>" + "".join(rows) + "</tbody></table>"
     )
 
@@ -171,8 +171,8 @@ def legal_html(legal: dict[str, Any]) -> str:
             + text_cards_html(discard["from"]) + "</span>"
         )
     if not parts:
-        return f'<span class="hk-nocards">{escape(_("no action"))}</span>'
-    return f'<span class="hk-or"> {escape(_("or"))} </span>'.join(parts)
+        return '<span class="hk-nocards">' + escape(_("no action")) + "</span>"
+    return ('<span class="hk-or"> ' + escape(_("or")) + " </span>").join(parts)
 
 
 RESULT_END = {
@@ -290,10 +290,10 @@ _EXPECT_ITEMS: tuple[tuple[str, Callable[[Any, Seats], str | list[str]]], ...] =
      else escape(_("Privileged Player: {seat}")).format(seat=s.label(v))),
     ("legal", lambda v, s: escape(_("legal, exactly:")) + " " + legal_html(v)),
     ("legal_includes", lambda v, s: escape(_("may:")) + " " + _actions_html(v)),
-    ("legal_excludes", lambda v, s: f'<span class="hk-neg">{escape(_("may not:"))}</span> ' + _actions_html(v)),
+    ("legal_excludes", lambda v, s: '<span class="hk-neg">' + escape(_("may not:")) + "</span> " + _actions_html(v)),
     ("elders", _elders_item),
     ("elders_include", _elders_include_item),
-    ("elders_exclude", lambda v, s: f'<span class="hk-neg">{escape(_("not Elders:"))}</span> '
+    ("elders_exclude", lambda v, s: '<span class="hk-neg">' + escape(_("not Elders:")) + "</span> "
      + cards_html(parse_cards(v), ())),
     ("tricks", lambda v, s: escape(_("tricks:")) + " "
      + " · ".join(escape(_("seat {seat}: {tricks}").format(seat=seat, tricks=t)) for seat, t in enumerate(v))),
@@ -352,11 +352,11 @@ def refused_setup_html(body: dict[str, Any]) -> str:
         html += '<p class="hk-game-setup">' + escape(
             _("First a valid hand is started; after the refusal it must be exactly as it was.")) + "</p>"
     if "options" in body:
-        html += (f'<p class="hk-game-setup">{escape(_("Options sent:"))} '
+        html += ('<p class="hk-game-setup">' + escape(_("Options sent:")) + " "
                  f'<code>{escape(json_text(body["options"]))}</code></p>')
     refused = escape(_("✗ refused: {error}").format(error=body["error"]))
     html += '<table class="hk-duel"><tbody>' + setup_rows(body["start"]) + (
-        f'<tr><th scope="row">{escape(_("Result"))}</th><td><span class="hk-verdict hk-no">{refused}'
+        '<tr><th scope="row">' + escape(_("Result")) + f'</th><td><span class="hk-verdict hk-no">{refused}'
         "</span></td></tr></tbody></table>")
     return html
 
@@ -380,7 +380,7 @@ def pattern_html(body: dict[str, Any]) -> str:
         verdict = escape(_(PATTERN_TEXT[body["expect"]]))
         cls = "hk-no" if body["expect"] == "none" else "hk-yes"
         return (
-            f'<div class="hk-pattern"><span class="hk-label">{escape(_("Cards"))}</span> '
+            '<div class="hk-pattern"><span class="hk-label">' + escape(_("Cards")) + "</span> "
             + text_cards_html(body["classify"], elder_names)
             + f' <span class="hk-arrow">→</span> <span class="hk-verdict {cls}">{verdict}</span></div>'
         )
@@ -396,7 +396,8 @@ def pattern_html(body: dict[str, Any]) -> str:
         html += _row(_("Elders at that moment"), cards_html(elders, elder_names, empty=N_("none")))
     verdict = escape(_("beats it") if beats else _("does not beat it"))
     html += (
-        f'<tr><th scope="row">{escape(_("Result"))}</th><td><span class="hk-verdict {"hk-yes" if beats else "hk-no"}">'
+        '<tr><th scope="row">' + escape(_("Result"))
+        + f'</th><td><span class="hk-verdict {"hk-yes" if beats else "hk-no"}">'
         f"{'✓' if beats else '✗'} {verdict}</span></td></tr></tbody></table></div>"
     )
     return html
@@ -423,21 +424,22 @@ def steps_html(steps: list[dict[str, Any]], seats: Seats, elders: list[list[str]
         elif "reject" in step:
             cls = ' class="hk-rejected"'
             action = (
-                f'<span class="hk-refused">{escape(_("✗ refused ({error})").format(error=step.get("error", "")))}</span> '
+                '<span class="hk-refused">' + escape(_("✗ refused ({error})").format(error=step.get("error", "")))
+                + "</span> "
                 + action_html(step["reject"], now)
             )
         else:
-            action = f'<span class="hk-note">{escape(_("check"))}</span>'
+            action = '<span class="hk-note">' + escape(_("check")) + "</span>"
         who = seats.label(seat) if seat is not None else ""
         then = expect_html(step.get("expect") or {}, seats)
         if then:
-            then = f'<div class="hk-then"><span class="hk-then-label">{escape(_("then"))}</span>' + then + "</div>"
+            then = '<div class="hk-then"><span class="hk-then-label">' + escape(_("then")) + "</span>" + then + "</div>"
         rows.append(
             f"<tr{cls}><td class=\"hk-n\">{n}</td><td class=\"hk-who\">{who}</td>"
             f'<td><div class="hk-action">{action}</div>{then}</td></tr>'
         )
     return (
-        f'<table class="hk-steps"><thead><tr><th>#</th><th>{escape(_("Seat"))}</th>'
-        f"<th>{escape(_('Action, then what the engine must show'))}</th></tr></thead><tbody>"
+        '<table class="hk-steps"><thead><tr><th>#</th><th>' + escape(_("Seat")) + "</th>"
+        "<th>" + escape(_("Action, then what the engine must show")) + "</th></tr></thead><tbody>"
         + "".join(rows) + "</tbody></table>"
     )

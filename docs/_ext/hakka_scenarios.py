@@ -123,8 +123,8 @@ def body_html(spec: Spec, sc: Scenario, options: dict[str, str]) -> str:
             f"<tr><td>{d}</td><td>{int(c):,}</td></tr>" for d, c in enumerate(body.get("counts") or [], 1)
         )
         html += (
-            f'<table class="hk-counts"><caption>{escape(_("Distinct legal action sequences (perft)"))}</caption>'
-            f"<thead><tr><th>{escape(_('depth'))}</th><th>{escape(_('sequences'))}</th></tr></thead><tbody>"
+            '<table class="hk-counts"><caption>' + escape(_("Distinct legal action sequences (perft)")) + "</caption>"
+            "<thead><tr><th>" + escape(_("depth")) + "</th><th>" + escape(_("sequences")) + "</th></tr></thead><tbody>"
             + rows + "</tbody></table>"
         )
         return html
@@ -362,7 +362,7 @@ def filter_html(spec: Spec, worked: list[Scenario]) -> str:
     decisions = [str(d["id"]) for d in spec.decisions if str(d["id"]) in used]
 
     def select(name: str, label: str, options: list[tuple[str, str]]) -> str:
-        opts = f'<option value="">{escape(_("all"))}</option>' + "".join(
+        opts = '<option value="">' + escape(_("all")) + "</option>" + "".join(
             f'<option value="{escape(v)}">{escape(t)}</option>' for v, t in options
         )
         return f'<label>{escape(label)} <select name="{name}">{opts}</select></label>'
@@ -370,9 +370,9 @@ def filter_html(spec: Spec, worked: list[Scenario]) -> str:
     shown = escape(_("{shown} of {total} scenarios shown"))
     return (
         f'<form class="hk-filter" role="search" data-hk-filter="" data-shown="{shown}">'
-        f'<label>{escape(_("Search"))} <input type="search" name="q" '
-        f'placeholder="{escape(_("ID, title or clause"))}"></label>'
-        + select("area", _("Area"), [(a.lower(), f"{a} · {_(AREAS[a][1]) if a in AREAS else a}") for a in areas])
+        "<label>" + escape(_("Search")) + ' <input type="search" name="q" placeholder="'
+        + escape(_("ID, title or clause")) + '"></label>'
+        + select("area", _("Area"), [(a.lower(), a + " · " + (_(AREAS[a][1]) if a in AREAS else a)) for a in areas])
         + select("kind", _("Kind"), [(k, _(KINDS[k])) for k in kinds])
         + select("dec", _("Option of a decision"), [(d.lower(), d) for d in decisions])
         + '<output name="shown" aria-live="polite"></output></form>'

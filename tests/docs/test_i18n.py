@@ -14,6 +14,7 @@ real extension (docs/_ext), Sphinx's gettext builder and sphinx-intl:
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -170,3 +171,37 @@ def test_a_changed_clause_comes_back_fuzzy(tmp_path: Path) -> None:
     changed = rules["The deck has 37 distinct cards; see CARDS-2 and D1."]
     assert changed.fuzzy
     assert changed.string == "Le paquet a 37 cartes ; voir CARDS-2 et D1."
+
+
+# ------------------------------------------------------------- the extension's own catalog (no build)
+
+EXT = ROOT / "docs" / "_ext"
+LITERAL_CALL = re.compile(r"""\b(?:N_|_|ngettext)\(\s*(["'])(.+?)(?<!\\)\1""")
+
+
+def extracted() -> set[str]:
+    """The msgids babel extracts from docs/_ext, as `python -m docs.build_all gettext` does."""
+    from babel.messages.extract import extract_from_dir
+
+    keywords = {"_": None, "N_": None, "ngettext": (1, 2)}
+    return {
+        msg if isinstance(msg, str) else msg[0]
+        for _file, _line, msg, _comments, _context in extract_from_dir(str(EXT), keywords=keywords)
+    }
+
+
+def test_every_message_written_in_docs_ext_is_extracted() -> None:
+    """A `_()` babel cannot see (inside an f-string, say) would stay English in every language."""
+    written = {m.group(2) for path in EXT.glob("*.py") for m in LITERAL_CALL.finditer(path.read_text("utf-8"))}
+    found = extracted()
+    # A literal continued on the next line ("a " "b") is the start of its message.
+    missed = sorted(w for w in written if not any(m.startswith(w) for m in found))
+    assert not missed, f"messages of docs/_ext that babel does not extract (in an f-string?): {missed}"
+
+
+def test_the_committed_catalogs_hold_every_message_of_docs_ext() -> None:
+    """Run `python -m docs.build_all gettext` after changing the extension's words."""
+    wanted = extracted()
+    for lang in ("de", "fr", "hi", "ar"):
+        have = set(catalog(ROOT / "docs" / "locale" / lang / "LC_MESSAGES" / "hakka.po"))
+        assert not sorted(wanted - have), f"{lang}/hakka.po lacks {sorted(wanted - have)[:10]}"
