@@ -31,6 +31,7 @@ extensions = [
     "myst_parser",  # spec/PROTOCOL.md is included as it is written: one text, not a restatement
     "hakka_spec",
     "hakka_transcript",
+    "hakka_site",  # language switcher, <html dir>, the title and description per language
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 myst_heading_anchors = 3
@@ -46,7 +47,7 @@ gettext_location = True  # a message's location (spec/clauses.yaml:LINE for a cl
 translation_progress_classes = "untranslated"  # an untranslated paragraph is marked in the HTML (and counted)
 
 exclude_patterns = ["_build", "examples/**/node_modules", "README.md", "**/README.md"]
-templates_path: list[str] = []
+templates_path = ["_templates"]  # langswitch.html: the language switcher in the sidebar
 # The card stylesheet is shared with the play table: one file, copied into _static.
 html_static_path = ["_static", str(ROOT / "conformance" / "play" / "static" / "cards.css")]
 html_css_files = ["cards.css"]
@@ -62,8 +63,20 @@ html_theme_options = {
     "head_font_family": "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', sans-serif",
     "code_font_family": "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace",
 }
-html_sidebars = {"**": ["about.html", "navigation.html", "relations.html", "searchbox.html"]}
+html_sidebars = {"**": ["about.html", "langswitch.html", "navigation.html", "relations.html", "searchbox.html"]}
 html_show_sourcelink = False
+# The site's own words beside the title (whose translation is the front page's, index.po):
+# per language, outside the catalogs (docs/_ext/hakka_site.py).
+hakka_site_text = {
+    "description": {
+        "en": "Rules, decisions, conformance",
+        "de": "Regeln, Entscheidungen, Konformität",
+        "fr": "Règles, décisions, conformité",
+        "hi": "नियम, निर्णय, अनुरूपता",
+        "ar": "القواعد، القرارات، المطابقة",
+    },
+    "language": {"en": "Language", "de": "Sprache", "fr": "Langue", "hi": "भाषा", "ar": "اللغة"},
+}
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"

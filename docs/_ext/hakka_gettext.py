@@ -17,6 +17,12 @@ LANGUAGES = ("en", "de", "fr", "hi", "ar")
 DOMAIN = "hakka"
 
 _current: gettext.NullTranslations = gettext.NullTranslations()
+_language = "en"
+
+
+def current_language() -> str:
+    """The language of the build (the one :func:`activate` loaded)."""
+    return _language
 
 
 def _(message: str) -> str:
@@ -49,8 +55,9 @@ def compile_catalog(po: Path, mo: Path) -> None:
 
 def activate(locale_dir: Path, language: str | None) -> None:
     """Load ``hakka.mo`` of ``language`` (English: none, the msgids are English)."""
-    global _current
+    global _current, _language
     _current = gettext.NullTranslations()
+    _language = language or "en"
     if not language or language == "en":
         return
     po = locale_dir / language / "LC_MESSAGES" / f"{DOMAIN}.po"

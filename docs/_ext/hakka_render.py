@@ -21,7 +21,7 @@ from hakka_data import (
     parse_action,
     parse_cards,
 )
-from hakka_gettext import N_, _, ngettext
+from hakka_gettext import N_, _, current_language, ngettext
 
 SUIT_CLASS = {"Sup": "sup", "Gon": "gon", "Zok": "zok", "Sin": "sin", None: "wan"}
 SUIT_LABEL = {"Sup": "Sup", "Gon": "Gon", "Zok": "Zok", "Sin": "Sin", None: "Wan"}
@@ -77,13 +77,23 @@ def quote_html(seed: str | None, lang: str | None, quote: str) -> str:
     lang = lang or SEED_LANGUAGES.get(str(seed or ""), "")
     english_name, direction = LANGUAGES.get(lang, (lang or N_("source"), "ltr"))
     name = _(english_name)
-    label = name + ", " + _("seed {seed}").format(seed=seed) if seed else name
+    label = list_join(name, _("seed {seed}").format(seed=seed)) if seed else name
     return (
         '<figure class="hk-quote">'
         f'<blockquote lang="{escape(lang)}" dir="{direction}"><p>{escape(quote)}</p></blockquote>'
         f'<figcaption><span class="hk-lang">{escape(name)}</span>'
         f'{escape(label[len(name):])}</figcaption></figure>'
     )
+
+
+# The comma between two items of a label, in the page's script (Arabic writes "،").
+# Not a message: CLDR's list patterns have no bare comma for Arabic ("{0} و{1}", "and").
+LIST_COMMA = {"ar": "، "}
+
+
+def list_join(first: str, second: str) -> str:
+    """Two items of a label, separated by the comma of the page's language."""
+    return first + LIST_COMMA.get(current_language(), ", ") + second
 
 
 def scenario_source_html(source: str) -> str:

@@ -36,7 +36,8 @@ class AreaDirective(SphinxDirective):
         clauses = spec.clauses_of(prefix)
         if not clauses:
             raise self.error(f"no clause of area {prefix} in spec/clauses.yaml")
-        area_name, title = AREAS.get(prefix, (str(clauses[0].get("area", prefix)).lower(), prefix.title()))
+        # The area is named by its translated title: the spec's key ("calling") is English.
+        _key, title = AREAS.get(prefix, (str(clauses[0].get("area", prefix)).lower(), prefix.title()))
         page = nodes.section(ids=[f"area-{prefix.lower()}"], names=[f"area-{prefix.lower()}"])
         page += nodes.title(text=_(title))
         intro = nodes.paragraph(classes=["hk-area-intro"])
@@ -44,7 +45,7 @@ class AreaDirective(SphinxDirective):
             _(
                 "Clauses {first} to {last} (area “{area}”). Each clause states one rule at the default "
                 "of the decisions it names; the quotations are the source rulebook's own words."
-            ).format(first=f"{prefix}-1", last=clauses[-1]["id"], area=area_name)
+            ).format(first=f"{prefix}-1", last=clauses[-1]["id"], area=_(title))
         )
         page += intro
         homes = example_homes(spec)
