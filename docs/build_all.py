@@ -4,6 +4,7 @@
     python -m docs.build_all --lang fr -W    # one language, warnings are errors
     python -m docs.build_all gettext         # .pot of every page and of docs/_ext, then the .po of every language
     python -m docs.build_all stats           # messages and words per catalog, translated / fuzzy / untranslated
+    python -m docs.build_all check           # the gate: every catalog complete, nothing fuzzy, prose translated
 
 ``gettext`` is the only step that writes docs/locale/: Sphinx's gettext builder
 collects every translatable node of the book (the clause statements, decision texts,
@@ -94,17 +95,37 @@ def print_stats() -> None:
         print(f"{lang:4} {name:12} {n:8} {words:7} {done:6} {fuzzy:6} {todo:6}")
 
 
+def check_catalogs(languages: list[str], extract: bool = True, locale: Path = LOCALE) -> int:
+    """The translations' gate (docs/catalog_gate.py), against templates extracted from the book as it is."""
+    from docs.catalog_gate import check
+
+    if extract:
+        extract_pot()
+    problems = check(locale, languages, POT if extract else None)
+    for problem in problems:
+        print(problem)
+    done = [lang for lang in languages if not any(p.language == lang for p in problems)]
+    print(f"catalogs: {len(problems)} problem(s); complete: {', '.join(done) or 'none'}"
+          f"; incomplete: {', '.join(lang for lang in languages if lang not in done) or 'none'}")
+    return 1 if problems else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m docs.build_all", description=__doc__.split("\n\n")[0])
-    parser.add_argument("step", nargs="?", choices=("html", "gettext", "stats"), default="html")
+    parser.add_argument("step", nargs="?", choices=("html", "gettext", "stats", "check"), default="html")
     parser.add_argument("--lang", action="append", choices=LANGUAGES, help="only this language (repeatable)")
     parser.add_argument("-W", dest="strict", action="store_true", help="warnings are errors")
+    parser.add_argument("--no-extract", action="store_true",
+                        help="check: do not extract the templates first (catalogs alone, no test of being in step)")
+    parser.add_argument("--locale", type=Path, default=LOCALE, help="check: the catalogs' folder (default docs/locale)")
     args = parser.parse_args(argv)
     if args.step == "gettext":
         extract_pot()
         update_po()
         print_stats()
         return 0
+    if args.step == "check":
+        return check_catalogs([lang for lang in (args.lang or TRANSLATED) if lang != "en"], not args.no_extract, args.locale)
     if args.step == "stats":
         print_stats()
         return 0
