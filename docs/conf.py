@@ -40,7 +40,9 @@ hakka_root = str(ROOT)
 
 # Five languages, one source (Sphinx i18n, as the Python documentation's translations).
 language = "en"
-locale_dirs = ["locale/"]
+# locale/: the book's catalogs (the translators'); _theme_locale/: the theme words Sphinx's own
+# catalog leaves empty for a language (Arabic "Navigation", "Go"), ahead of Sphinx's catalog.
+locale_dirs = ["locale/", "_theme_locale/"]
 gettext_compact = True  # one catalog per top-level page or folder: rules.po, decisions.po, guides.po …
 gettext_uuid = False
 gettext_location = True  # a message's location (spec/clauses.yaml:LINE for a clause) is shown to translators
@@ -59,11 +61,14 @@ html_theme_options = {
     "description": "Rules, decisions, conformance",
     "fixed_sidebar": False,
     "show_relbars": True,
+    "show_powered_by": False,  # "Powered by" is alabaster's word, in no catalog
     "font_family": "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', sans-serif",
     "head_font_family": "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', sans-serif",
     "code_font_family": "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace",
 }
-html_sidebars = {"**": ["about.html", "langswitch.html", "navigation.html", "relations.html", "searchbox.html"]}
+# No relations.html: its words ("Related Topics", "Previous") are alabaster's own and in no
+# catalog (alabaster 1.0 ships none); the relbars above and below each page link the same pages.
+html_sidebars = {"**": ["about.html", "langswitch.html", "navigation.html", "searchbox.html"]}
 html_show_sourcelink = False
 # The site's own words beside the title (whose translation is the front page's, index.po):
 # per language, outside the catalogs (docs/_ext/hakka_site.py).

@@ -31,8 +31,9 @@ def clauses() -> list[dict[str, Any]]:
 
 
 class ClauseQuotes(HTMLParser):
-    """Per clause section (``<section class="hk-clause" id=…>``): its quotes in order, and whether a note is shown.
+    """Per clause section (``<section class="hk-clause" id=…>``): its source quotes in order, and whether a note is shown.
 
+    Only the clause's own sources count (``<div class="hk-sources">``), not those of its examples.
     A quote is (lang, text, folded): folded when it is inside ``<details>`` (the other seeds).
     """
 
@@ -44,6 +45,7 @@ class ClauseQuotes(HTMLParser):
         self._depth = 0  # <section> nesting inside the current clause
         self._details = 0
         self._quote: tuple[str, list[str]] | None = None
+        self._divs = 0  # <div> nesting inside the sources box, 0 outside it
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
@@ -53,6 +55,10 @@ class ClauseQuotes(HTMLParser):
             elif self._section:
                 self._depth += 1
         elif self._section is None:
+            return
+        elif tag == "div" and (self._divs or "hk-sources" in (a.get("class") or "").split()):
+            self._divs += 1
+        elif not self._divs:
             return
         elif tag == "details":
             self._details += 1
@@ -64,7 +70,9 @@ class ClauseQuotes(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if self._section is None:
             return
-        if tag == "section":
+        if tag == "div" and self._divs:
+            self._divs -= 1
+        elif tag == "section":
             if self._depth:
                 self._depth -= 1
             else:
