@@ -17,29 +17,29 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib
 import io
 import sys
 import time
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from . import parallel
-from .adapters import ENGINE_SPEC_HELP, parse_engine_spec
+from . import merge, parallel
+from .adapters import ENGINE_SPEC_HELP, EngineSpec, parse_engine_spec
 from .engine import Engine
 from .errors import InputError
 from .expected import load_expected_failures
 from .fuzz import cli as fuzz_cli
+from .listeners import Collector, Listeners
 from .loader import BODY_KINDS, Filters, Scenario
 from .paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
-from .report import Progress, failure_details, summary_table, terminal_safe, write_reports
-from .results import BAD_STATUSES, PASS, SKIP, XFAIL, Result
-from .runner import ScenarioRunner
+from .report import Progress, terminal_safe
+from .reporters import REPORTERS, RunRecord, TerminalReporter
 from .safety import check_engine_command, check_output_paths, exit_status, signal_name, terminable, timeout_value
 from .smoke import smoke
 from .specdata import load_spec_data
-from .suite import Suite, load_checked_schemas
+from .suite import Suite, corpus_identity, load_checked_schemas
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
@@ -102,8 +102,8 @@ Examples:
                           "only PATH, HOME, the locale, TMPDIR, PYTHONPATH and VIRTUAL_ENV")
     run.add_argument("--expected-failures", metavar="PATH", type=Path,
                      help="YAML or text list of scenario IDs (with reasons) the engine is known to fail")
-    run.add_argument("--json", metavar="PATH", type=Path, help="write a JSON report")
-    run.add_argument("--junit", metavar="PATH", type=Path, help="write a JUnit XML report")
+    for reporter in REPORTERS:
+        run.add_argument(reporter.flag, dest=reporter.dest(), metavar="PATH", type=Path, help=reporter.help)
     run.add_argument("--quiet", "-q", action="store_true", help="no progress; only the summary and failures")
     run.add_argument("--no-stderr", action="store_true", help="do not print the engine's stderr with failures")
     run.add_argument("--fail-fast", "-x", action="store_true", help="stop after the first fail/error/timeout/xpass")
@@ -124,8 +124,13 @@ Examples:
     check = sub.add_parser("check", help="validate scenario files (schema, IDs, clauses, decisions)")
     _add_selection(check)
     fuzz_cli.add_parser(sub)
-    parallel.add_merge_parser(sub)
+    merge.add_merge_parser(sub)
     return parser
+
+
+def _filters(args: argparse.Namespace) -> Filters:
+    return Filters(tuple(args.ids), tuple(args.clauses), tuple(args.areas), tuple(args.tags),
+                   tuple(args.files), tuple(args.kinds))
 
 
 def _load(args: argparse.Namespace) -> tuple[Suite, list[Scenario]]:
@@ -133,9 +138,7 @@ def _load(args: argparse.Namespace) -> tuple[Suite, list[Scenario]]:
     suite = Suite.load(args.spec, args.scenarios)
     for warning in suite.spec.warnings:
         print(warning, file=sys.stderr)
-    filters = Filters(tuple(args.ids), tuple(args.clauses), tuple(args.areas), tuple(args.tags),
-                      tuple(args.files), tuple(args.kinds))
-    return suite, suite.select(filters)
+    return suite, suite.select(_filters(args))
 
 
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
@@ -170,72 +173,75 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+def check_python_engine(spec: EngineSpec) -> None:
+    """Refuse a ``python:`` engine whose module cannot be imported or has no such factory (exit 2), before running.
+
+    The module is imported here, once: the in-process adapter would import it at
+    the first scenario anyway, and report the same failure under every one.
+    """
+    if spec.kind != "python":
+        return
+    try:
+        target: object = importlib.import_module(spec.module)
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - whatever the engine's import raises is its problem
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        raise InputError(f"engine {spec.text!r}: cannot import {spec.module!r}: {type(exc).__name__}: {first}") from None
+    for part in spec.factory.split("."):
+        if not hasattr(target, part):
+            raise InputError(f"engine {spec.text!r}: module {spec.module!r} has no attribute {spec.factory!r}")
+        target = getattr(target, part)
+    if not callable(target):
+        raise InputError(f"engine {spec.text!r}: {spec.module}.{spec.factory} is not callable")
+
+
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     engine_spec = dataclasses.replace(parse_engine_spec(args.engine), env=tuple(args.engine_env))
     check_engine_command(engine_spec)
-    check_output_paths({"--json": args.json, "--junit": args.junit})
+    check_python_engine(engine_spec)
+    check_output_paths({r.flag: getattr(args, r.dest()) for r in REPORTERS})
     expected = load_expected_failures(args.expected_failures) if args.expected_failures else {}
     suite, selected = _load(args)
-    spec, scenarios, schemas = suite.spec, suite.scenarios, suite.schemas
+    corpus = corpus_identity(selected, _filters(args), args.scenarios)
+    shard = parallel.parse_shard(args.shard)
     selected = parallel.shard(selected, args.shard)
     if not selected:
-        raise InputError("no scenario matches the selection" if scenarios else "no scenarios found")
-    known = {s.id for s in scenarios}
+        raise InputError("no scenario matches the selection" if suite.scenarios else "no scenarios found")
+    known = {s.id for s in suite.scenarios}
     for sid in sorted(set(expected) - known):
         print(f"warning: {display_path(args.expected_failures)}: {sid!r} is not a known scenario ID", file=sys.stderr)
+    jobs = parallel.jobs_wanted(args.jobs)
 
-    engine = Engine(engine_spec, schemas, timeout=args.timeout)
-    # Asked for a perft divide only when a count scenario fails (started lazily).
-    diagnosis = Engine(parse_engine_spec("reference"), schemas, timeout=args.timeout)
+    engine = suite.engine(engine_spec, args.timeout)
+    collected = Collector()
     progress = Progress(len(selected), out, quiet=args.quiet)
+    reporters = [r(getattr(args, r.dest())) for r in REPORTERS if getattr(args, r.dest()) is not None]
     started = time.perf_counter()
-    results: list[Result] = []
     interrupted: BaseException | None = None
     with terminable():
         try:
-            jobs = parallel.jobs_wanted(args.jobs)
-            if jobs > 1:
-                results = parallel.run_parallel(selected, engine_spec, schemas, spec, expected, args.timeout,
-                                                jobs, progress.result)
-            runner = ScenarioRunner(engine, spec, expected, diagnosis)
-            for scenario in selected if jobs == 1 else ():
-                progress.start(scenario)
-                result = runner.run(scenario)
-                results.append(result)
-                progress.result(result)
-                if args.fail_fast and result.bad:
-                    break
+            # collected before shown: a signal between the two never loses a result the terminal showed
+            suite.run(engine, selected, expected, timeout=args.timeout, listeners=[collected, progress],
+                      jobs=jobs, fail_fast=args.fail_fast)
         except KeyboardInterrupt as exc:  # SIGINT, or SIGTERM through terminable()
             interrupted = exc
         finally:
-            progress.finish()
             try:
                 engine.close()
-                diagnosis.close()
             except KeyboardInterrupt:  # a second Ctrl-C while stopping: terminable() kills it
                 pass
-    duration = time.perf_counter() - started
-
-    info = engine.info
-    name = f"{info.name} {info.version}" if info else args.engine
-    out.write(terminal_safe(f"\nengine: {name} ({args.engine})") + "\n")
-    details = failure_details(results, show_stderr=not args.no_stderr)
-    if details:
-        out.write("\n" + details + "\n\n")
-    out.write(summary_table(results) + "\n")
-    bad = [r for r in results if r.status in BAD_STATUSES]
-    out.write(f"\n{len(results)} scenario(s) in {duration:.2f} s: {closing_line(results)}\n")
     stopped = None if interrupted is None else signal_name(interrupted)
-    if stopped:
-        out.write(f"interrupted by {stopped} after {len(results)} of {len(selected)} scenario(s)\n")
-    problems = write_reports(args.json, args.junit, results, args.engine, info, duration, len(selected), stopped)
+    info = engine.info or collected.info  # in a parallel run, a worker's engine answered
+    record = RunRecord(collected.ordered(selected), args.engine, info, time.perf_counter() - started,
+                       len(selected), stopped, shard, corpus)
+    Listeners([progress, TerminalReporter(out, show_stderr=not args.no_stderr), *reporters]).run_finished(record)
+    problems = [r.problem for r in reporters if r.problem]
     for problem in problems:
         print(f"error: {terminal_safe(problem)}", file=sys.stderr)
     if interrupted is not None:
         return exit_status(interrupted)
     if problems:
         return EXIT_INPUT
-    return EXIT_FAILED if bad else EXIT_OK
+    return EXIT_FAILED if any(r.bad for r in record.results) else EXIT_OK
 
 
 def cmd_smoke(args: argparse.Namespace, out: TextIO) -> int:
@@ -255,16 +261,6 @@ def cmd_smoke(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_FAILED if report.problems else EXIT_OK
 
 
-def closing_line(results: list[Result]) -> str:
-    """``N passed, N failed`` and whatever else happened, e.g. skips that leave rules untested."""
-    counted = Counter(r.status for r in results)
-    parts = [f"{counted.get(PASS, 0)} passed", f"{sum(counted.get(s, 0) for s in BAD_STATUSES)} failed"]
-    labels = {SKIP: "skipped (a capability, decision option or protocol version the engine lacks)",
-              XFAIL: "expected failures"}
-    parts += [f"{counted[s]} {label}" for s, label in labels.items() if counted.get(s)]
-    return ", ".join(parts)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -279,7 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "smoke":
             return cmd_smoke(args, out)
         if args.command == "merge":
-            return parallel.cmd_merge(args, out)
+            return merge.cmd_merge(args, out)
         return cmd_check(args, out)
     except InputError as exc:
         for problem in exc.problems:

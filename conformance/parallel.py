@@ -1,30 +1,42 @@
-"""Running the corpus in several processes or shards, and merging the JSON reports of shards.
+"""Running the corpus in several processes or shards.
 
 ``hakka-conformance run --jobs N`` runs the selected scenarios in N processes,
 each with its own engine (started by the process; an engine is one
 conversation), and reports the results in the order of the selection: the same
 results as one process, durations aside. ``--shard I/N`` keeps every N-th
 scenario of the selection starting at the I-th, so a CI matrix of N machines
-runs the corpus once between them; ``hakka-conformance merge`` joins their
+runs the corpus once between them; ``hakka-conformance merge`` (:mod:`conformance.merge`) joins their
 ``--json`` reports (and the ``--report`` files of fuzz shards) into one.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
+import ctypes
 import multiprocessing
 import os
+import pickle
+import signal
 import sys
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any, TextIO
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from typing import TYPE_CHECKING
 
 from .adapters import EngineSpec
+from .engine import EngineInfo
 from .errors import InputError
+from .listeners import Listener
 from .loader import Scenario
-from .results import Result
-from .specdata import SpecData
+from .results import ERROR, Result
+from .safety import exit_status
+
+if TYPE_CHECKING:
+    from .suite import Suite
 
 
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
@@ -65,141 +77,186 @@ def jobs_wanted(jobs: int) -> int:
     return jobs
 
 
-_JOB: dict[str, Any] = {}
+class _Stream(Listener):
+    """In a worker: each scenario's start and result, sent to the main process as they happen."""
+
+    def __init__(self, conn: Connection, index: Mapping[str, int]) -> None:
+        self.conn = conn
+        self.index = index
+
+    def engine_started(self, info: EngineInfo) -> None:
+        self.conn.send(("engine", info))
+
+    def scenario_started(self, scenario: Scenario) -> None:
+        self.conn.send(("started", self.index[scenario.id]))
+
+    def scenario_finished(self, result: Result) -> None:
+        self.conn.send(("result", self.index[result.id], result))
 
 
-def _run_part(indices: list[int]) -> list[tuple[int, Result]]:
-    from .adapters import parse_engine_spec
-    from .engine import Engine
-    from .runner import ScenarioRunner
-
-    engine = Engine(_JOB["engine_spec"], _JOB["schemas"], timeout=_JOB["timeout"])
-    diagnosis = Engine(parse_engine_spec("reference"), _JOB["schemas"], timeout=_JOB["timeout"])
-    try:
-        runner = ScenarioRunner(engine, _JOB["spec"], _JOB["expected"], diagnosis)
-        return [(i, runner.run(_JOB["scenarios"][i])) for i in indices]
-    finally:
-        engine.close()
-        diagnosis.close()
+PR_SET_PDEATHSIG = 1
 
 
-def run_parallel(scenarios: list[Scenario], engine_spec: EngineSpec, schemas: Any, spec: SpecData,
-                 expected: dict[str, str], timeout: float | None, jobs: int,
-                 on_result: Callable[[Result], None] | None = None) -> list[Result]:
-    """Run ``scenarios`` in ``jobs`` forked processes; the results in the order of ``scenarios``.
+def _die_with_parent(parent: int, watch: int) -> None:
+    """Make this worker end when the main process does, whatever ends it (even SIGKILL).
 
-    Each process takes every ``jobs``-th scenario (so long and short areas are
-    spread) and starts its own engine.
+    Linux kills the worker itself (``PR_SET_PDEATHSIG``); everywhere, a thread waits
+    on a pipe whose only writer is the main process and ends the worker at its EOF.
     """
-    parts = [list(range(j, len(scenarios), jobs)) for j in range(jobs)]
-    parts = [p for p in parts if p]
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the main process is already gone
+        os._exit(1)
+
+    def watch_parent() -> None:
+        with contextlib.suppress(OSError):
+            os.read(watch, 1)  # returns at EOF: the main process has exited
+        os._exit(1)
+
+    threading.Thread(target=watch_parent, name="hakka-watch-parent", daemon=True).start()
+
+
+def _worker(suite: Suite, engine_spec: EngineSpec, scenarios: list[Scenario], part: list[int],
+            expected: dict[str, str], timeout: float | None, conn: Connection, parent: int,
+            watch: tuple[int, int]) -> None:
+    os.close(watch[1])  # only the main process may hold the writing end
+    _die_with_parent(parent, watch[0])
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    index = {scenarios[i].id: i for i in part}
+    try:
+        suite.run(engine_spec, [scenarios[i] for i in part], expected, timeout=timeout,
+                  listeners=[_Stream(conn, index)])
+        conn.send(("done",))
+    except KeyboardInterrupt as exc:  # SIGINT, or SIGTERM/SIGHUP through an inherited terminable()
+        os._exit(exit_status(exc))  # the engines are closed (Suite.run's finally); no traceback
+    except (BrokenPipeError, EOFError):
+        os._exit(1)  # the main process is gone
+
+
+@dataclass
+class _Worker:
+    number: int
+    process: BaseProcess
+    conn: Connection
+    part: list[int]
+    running: int | None = None
+    finished: bool = False
+
+
+def _cause(worker: _Worker) -> str:
+    worker.process.join(2.0)
+    code = worker.process.exitcode
+    if code is None:
+        return "stopped answering"
+    if code < 0:
+        return f"was killed by {signal.Signals(-code).name}"
+    if code > 128 and code - 128 in signal.valid_signals():
+        return f"was stopped by {signal.Signals(code - 128).name}"
+    return f"exited with status {code}"
+
+
+def run_parallel(suite: Suite, engine_spec: EngineSpec, scenarios: list[Scenario], expected: dict[str, str],
+                 timeout: float | None, jobs: int, events: Listener, fail_fast: bool = False) -> list[Result]:
+    """Run ``scenarios`` in ``jobs`` forked workers; the results in the order of ``scenarios``.
+
+    Each worker takes every ``jobs``-th scenario (so long and short areas are
+    spread), starts its own engine and runs :meth:`Suite.run` on its part,
+    sending each scenario's start and result back as it happens, so that the
+    main process (and its listeners) holds every finished result at any time.
+    A worker that dies leaves its unfinished scenarios as ``error`` results
+    naming the cause; when the main process is interrupted, the results already
+    sent are taken in, the workers are stopped, and ``KeyboardInterrupt``
+    propagates. No worker outlives the main process.
+    """
+    parts = [p for p in (list(range(j, len(scenarios), jobs)) for j in range(jobs)) if p]
     ctx = multiprocessing.get_context("fork")
-    _JOB.update(engine_spec=engine_spec, schemas=schemas, spec=spec, expected=expected, timeout=timeout,
-                scenarios=scenarios)
     results: dict[int, Result] = {}
+    watch = os.pipe()
+    workers: list[_Worker] = []
     try:
-        with ctx.Pool(len(parts)) as pool:
-            for part in pool.imap_unordered(_run_part, parts):
-                for i, result in part:
-                    results[i] = result
-                    if on_result is not None:
-                        on_result(result)
+        for number, part in enumerate(parts):
+            receiving, sending = ctx.Pipe(duplex=False)
+            process = ctx.Process(target=_worker, name=f"hakka-worker-{number}", daemon=True, args=(
+                suite, engine_spec, scenarios, part, expected, timeout, sending, os.getpid(), watch))
+            process.start()
+            sending.close()
+            workers.append(_Worker(number, process, receiving, part))
+        os.close(watch[0])
+        while not all(w.finished for w in workers):
+            ready = wait([w.conn for w in workers if not w.finished])
+            for worker in workers:
+                if worker.conn in ready and _take(worker, scenarios, results, events) and fail_fast:
+                    return [results[i] for i in sorted(results)]
+    except KeyboardInterrupt:
+        for worker in workers:  # what was sent before the interruption is kept
+            with contextlib.suppress(Exception):
+                while not worker.finished and worker.conn.poll(0):
+                    _take(worker, scenarios, results, events, drain=False)
+        raise
     finally:
-        _JOB.clear()
-    return [results[i] for i in range(len(scenarios))]
+        _stop(workers)
+        with contextlib.suppress(OSError):
+            os.close(watch[1])
+        with contextlib.suppress(OSError):
+            os.close(watch[0])
+    return [results[i] for i in sorted(results)]
 
 
-# ------------------------------------------------------------------ merge
-
-
-def add_merge_parser(sub: Any) -> argparse.ArgumentParser:
-    merge: argparse.ArgumentParser = sub.add_parser(
-        "merge", help="merge the JSON reports of shards (run --json, or fuzz --report) into one",
-        description="Merge the JSON reports written by the shards of one run (`run --shard I/N --json F`) "
-                    "or of one fuzz campaign (`fuzz --shard I/N --report F`) into one report.")
-    merge.add_argument("reports", nargs="+", type=Path, metavar="REPORT")
-    merge.add_argument("--out", "-o", type=Path, default=None, metavar="FILE", help="write the merged report here")
-    return merge
-
-
-def load_report(path: Path) -> dict[str, Any]:
+def _take(worker: _Worker, scenarios: list[Scenario], results: dict[int, Result], events: Listener,
+          drain: bool = True) -> bool:
+    """Take one message of ``worker``; True when it brought a result that fails the run."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{path}: cannot read a JSON report: {exc}") from None
-    if not isinstance(data, dict) or data.get("format") not in ("hakka-conformance-report", "hakka-fuzz-report"):
-        raise InputError(f"{path}: not a report of hakka-conformance run --json or fuzz --report")
-    return data
+        message = worker.conn.recv()
+    except (EOFError, OSError, pickle.UnpicklingError, AttributeError, ValueError, TypeError):
+        message = ("gone",)
+    if message[0] == "engine":
+        events.engine_started(message[1])
+        return False
+    if message[0] == "started":
+        worker.running = message[1]
+        events.scenario_started(scenarios[message[1]])
+        return False
+    if message[0] == "result":
+        index, result = message[1], message[2]
+        results[index] = result
+        worker.running = None
+        events.scenario_finished(result)
+        return bool(result.bad)
+    worker.finished = True
+    worker.conn.close()
+    if message[0] == "done" or not drain:
+        return False
+    cause = _cause(worker)
+    bad = False
+    for i in worker.part:
+        if i not in results:
+            results[i] = _lost_result(worker, scenarios[i], i, cause)
+            events.scenario_finished(results[i])
+            bad = True
+    return bad
 
 
-def merge_run_reports(reports: Sequence[dict[str, Any]], names: Sequence[str]) -> dict[str, Any]:
-    """One run report from the reports of its shards: results joined, counts recomputed."""
-    from .loader import area_sort_key
-    from .results import STATUSES
-
-    engines = {json.dumps(r.get("engine", {}).get("spec")) for r in reports}
-    if len(engines) > 1:
-        raise InputError("the reports are of different engines: " + ", ".join(sorted(engines)))
-    seen: dict[str, str] = {}
-    results: list[dict[str, Any]] = []
-    for report, name in zip(reports, names, strict=True):
-        for r in report.get("results", []):
-            if r["id"] in seen:
-                raise InputError(f"{name}: scenario {r['id']!r} is also in {seen[r['id']]} (overlapping shards?)")
-            seen[r["id"]] = name
-            results.append(r)
-
-    def tally(items: list[dict[str, Any]]) -> dict[str, int]:
-        return {s: sum(1 for r in items if r["status"] == s) for s in STATUSES}
-
-    areas = sorted({r["area"] for r in results}, key=area_sort_key)
-    merged = dict(reports[0])
-    merged.update({
-        "duration": round(max(float(r.get("duration", 0)) for r in reports), 3),
-        "summary": tally(results),
-        "areas": {a: tally([r for r in results if r["area"] == a]) for a in areas},
-        "results": results,
-        "merged_from": len(reports),
-    })
-    return merged
+def _lost_result(worker: _Worker, scenario: Scenario, index: int, cause: str) -> Result:
+    """A scenario the worker did not finish: an ``error`` naming what became of the worker."""
+    when = "while running this scenario" if worker.running == index else "before this scenario ran"
+    return Result(id=scenario.id, status=ERROR, file=scenario.file, line=scenario.line, kind=scenario.kind,
+                  area=scenario.area, clauses=scenario.clauses, tags=scenario.tags, at="worker",
+                  reason=f"worker {worker.number} (pid {worker.process.pid}) {cause} {when}")
 
 
-def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
-    reports = [load_report(p) for p in args.reports]
-    kinds = {r["format"] for r in reports}
-    if len(kinds) > 1:
-        raise InputError("cannot merge run reports with fuzz reports")
-    names = [str(p) for p in args.reports]
-    if kinds == {"hakka-fuzz-report"}:
-        from .fuzz.merge import format_campaign, merge_fuzz_reports
-
-        try:
-            merged = merge_fuzz_reports(reports)
-        except ValueError as exc:
-            raise InputError(str(exc)) from None
-        out.write(format_campaign(merged) + "\n")
-        status = 1 if merged_bad(merged) else 0
-    else:
-        merged = merge_run_reports(reports, names)
-        summary = merged["summary"]
-        out.write(f"{len(merged['results'])} scenario(s) from {len(reports)} report(s): "
-                  + ", ".join(f"{n} {s}" for s, n in summary.items() if n) + "\n")
-        status = 1 if any(summary.get(s) for s in ("fail", "error", "timeout", "xpass")) else 0
-    if args.out is not None:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(merged, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    return status
-
-
-def merged_bad(merged: dict[str, Any]) -> bool:
-    from .fuzz.merge import campaign_of
-
-    campaign = campaign_of(merged)
-    return campaign.first is not None or campaign.failure_count > 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - used through the CLI
-    parser = argparse.ArgumentParser(prog="hakka-conformance merge")
-    sub = parser.add_subparsers(dest="command", required=True)
-    add_merge_parser(sub)
-    return cmd_merge(parser.parse_args(["merge", *(argv or sys.argv[1:])]), sys.stdout)
+def _stop(workers: list[_Worker]) -> None:
+    """Stop every worker still alive: SIGTERM (each closes its engine), then SIGKILL after a grace."""
+    for worker in workers:
+        if worker.process.is_alive():
+            with contextlib.suppress(OSError):
+                worker.process.terminate()
+    deadline = time.monotonic() + 2.0
+    for worker in workers:
+        worker.process.join(max(0.0, deadline - time.monotonic()))
+        if worker.process.is_alive():
+            with contextlib.suppress(OSError):
+                worker.process.kill()
+            worker.process.join(1.0)
+        with contextlib.suppress(OSError):
+            worker.conn.close()

@@ -1,23 +1,26 @@
-"""Reporting: progress, the summary table per rule area, failure details, JSON and JUnit."""
+"""What a run shows on a terminal: progress, the summary table per rule area, failure details, the closing line.
+
+The reports written to files (JSON, JUnit) are in :mod:`conformance.reporters`.
+"""
 
 from __future__ import annotations
 
-import json
-import platform
 import re
 import shutil
 import sys
 import time
-import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from . import PROTOCOL_VERSION
 from .engine import EngineInfo
+from .listeners import Listener
 from .loader import Scenario, area_sort_key
 from .results import BAD_STATUSES, ERROR, FAIL, PASS, SKIP, STATUSES, TIMEOUT, XFAIL, XPASS, Result
+
+if TYPE_CHECKING:
+    from .reporters import RunRecord
 
 MAX_STDERR_SHOWN = 2000
 
@@ -34,8 +37,8 @@ def terminal_safe(text: str) -> str:
     return _UNSAFE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
-class Progress:
-    """One updating line on a terminal; one plain line per scenario otherwise."""
+class Progress(Listener):
+    """One updating line on a terminal; one plain line per scenario otherwise (a listener of the run)."""
 
     def __init__(self, total: int, stream: TextIO, tty: bool | None = None, quiet: bool = False) -> None:
         self.total = total
@@ -87,6 +90,15 @@ class Progress:
                 f" pass {self.counts[PASS]} bad {bad} skip {self.counts[SKIP]} {self._current}")
         self.stream.write("\r" + text[: self._width - 1].ljust(self._width - 1))
         self.stream.flush()
+
+    def scenario_started(self, scenario: Scenario) -> None:
+        self.start(scenario)
+
+    def scenario_finished(self, result: Result) -> None:
+        self.result(result)
+
+    def run_finished(self, record: RunRecord) -> None:
+        self.finish()
 
     def finish(self) -> None:
         if self.tty and not self.quiet:
@@ -150,81 +162,28 @@ def failure_details(results: list[Result], show_stderr: bool = True) -> str:
     return "\n\n".join(blocks)
 
 
-def write_json(path: Path, results: list[Result], engine_label: str, info: EngineInfo | None,
-               duration: float, extra: dict[str, Any] | None = None) -> None:
-    report = {
-        "format": "hakka-conformance-report",
-        "version": 1,
-        "protocol": PROTOCOL_VERSION,
-        "engine": {"spec": engine_label, **(info.as_json() if info else {})},
-        "runner": {"python": platform.python_version()},
-        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "duration": round(duration, 3),
-        "summary": counts(results),
-        "areas": {area: counts([r for r in results if r.area == area])
-                  for area in sorted({r.area for r in results}, key=area_sort_key)},
-        "results": [r.as_json() for r in results],
-        **(extra or {}),
-    }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
-def write_junit(path: Path, results: list[Result], engine_label: str, duration: float,
-                interrupted: str | None = None) -> None:
-    """JUnit XML: one testcase per scenario, classname = rule area.
-
-    fail / xpass → <failure>; error / timeout → <error>; skip / xfail → <skipped>.
-    """
-    c = counts(results)
-    suites = ET.Element("testsuites", name="hakka-conformance")
-    suite = ET.SubElement(suites, "testsuite", {
-        "name": f"hakka-conformance[{engine_label}]",
-        "tests": str(len(results)),
-        "failures": str(c[FAIL] + c[XPASS]),
-        "errors": str(c[ERROR] + c[TIMEOUT]),
-        "skipped": str(c[SKIP] + c[XFAIL]),
-        "time": f"{duration:.3f}",
-    })
-    if interrupted:
-        props = ET.SubElement(suite, "properties")
-        ET.SubElement(props, "property", name="interrupted", value=interrupted)
-    for r in results:
-        case = ET.SubElement(suite, "testcase", {
-            "classname": r.area, "name": r.id, "file": r.file, "line": str(r.line), "time": f"{r.duration:.6f}"})
-        body = "\n".join(filter(None, [
-            f"at: {r.where}" if r.at else "", f"action: {r.action}" if r.action else "",
-            f"key: {r.key}" if r.key else "", *r.diff]))
-        if r.status in (FAIL, XPASS):
-            ET.SubElement(case, "failure", message=_xml_safe(r.reason), type=r.status).text = _xml_safe(body)
-        elif r.status in (ERROR, TIMEOUT):
-            ET.SubElement(case, "error", message=_xml_safe(r.reason), type=r.status).text = _xml_safe(body)
-        elif r.status == SKIP:
-            ET.SubElement(case, "skipped", message=_xml_safe(r.reason))
-        elif r.status == XFAIL:
-            ET.SubElement(case, "skipped", message=_xml_safe(f"expected failure: {r.expected_failure or r.reason}"),
-                          type="xfail")
-        if r.stderr:
-            ET.SubElement(case, "system-err").text = _xml_safe(r.stderr)
-    ET.indent(suites)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
-
-
-def _xml_safe(text: str) -> str:
-    """Drop characters XML 1.0 cannot carry (engines may print anything)."""
-    return "".join(ch for ch in text if ch in "\t\n\r" or (" " <= ch <= "\ud7ff") or ("\ue000" <= ch <= "\ufffd")
-                   or ("\U00010000" <= ch <= "\U0010ffff"))
-
-
 def print_summary(results: list[Result], stream: TextIO = sys.stdout) -> None:
     stream.write(summary_table(results) + "\n")
 
 
-def run_status(results: list[Result], selected: int, interrupted: str | None) -> dict[str, Any]:
-    """What a report says of the run as a whole: complete, or interrupted after N of M scenarios."""
-    return {"complete": interrupted is None and len(results) == selected, "interrupted": interrupted,
-            "selected": selected}
+def closing_line(results: Sequence[Result]) -> str:
+    """``N passed, N failed`` first (CI tooling reads those words), then every other status that occurred.
+
+    Each status is counted as itself: an error, a timeout or an xpass fails the
+    run, but it is not a failed scenario.
+
+    >>> closing_line([Result("a", "pass")] * 6 + [Result("b", "xpass")])
+    '6 passed, 0 failed, 1 xpass'
+    >>> closing_line([Result("a", "fail"), Result("b", "error"), Result("c", "error"), Result("d", "skip")])
+    '0 passed, 1 failed, 2 errors, 1 skipped (a capability, decision option or protocol version the engine lacks)'
+    """
+    counted = Counter(r.status for r in results)
+    parts = [f"{counted.get(PASS, 0)} passed", f"{counted.get(FAIL, 0)} failed"]
+    labels = {ERROR: ("error", "errors"), TIMEOUT: ("timeout", "timeouts"), XPASS: ("xpass", "xpass"),
+              SKIP: ("skipped (a capability, decision option or protocol version the engine lacks)",) * 2,
+              XFAIL: ("expected failure", "expected failures")}
+    parts += [f"{counted[s]} {label[counted[s] != 1]}" for s, label in labels.items() if counted.get(s)]
+    return ", ".join(parts)
 
 
 def write_reports(json_path: Path | None, junit_path: Path | None, results: list[Result], engine_label: str,
@@ -232,18 +191,14 @@ def write_reports(json_path: Path | None, junit_path: Path | None, results: list
                   interrupted: str | None = None) -> list[str]:
     """Write the JSON and JUnit reports asked for; each is attempted whatever became of the other.
 
-    Returns one message per report that could not be written.
+    Returns one message per report that could not be written. (The CLI uses
+    :data:`conformance.reporters.REPORTERS` directly.)
     """
-    problems = []
-    if json_path is not None:
-        try:
-            write_json(json_path, results, engine_label, info, duration,
-                       extra={"run": run_status(results, selected, interrupted)})
-        except (OSError, ValueError) as exc:
-            problems.append(f"--json {json_path}: cannot write the report: {getattr(exc, 'strerror', None) or exc}")
-    if junit_path is not None:
-        try:
-            write_junit(junit_path, results, engine_label, duration, interrupted)
-        except (OSError, ValueError) as exc:
-            problems.append(f"--junit {junit_path}: cannot write the report: {getattr(exc, 'strerror', None) or exc}")
-    return problems
+    from .reporters import JsonReporter, JUnitReporter, Reporter, RunRecord
+
+    record = RunRecord(results, engine_label, info, duration, selected, interrupted)
+    reporters: list[Reporter] = [cls(path) for cls, path in ((JsonReporter, json_path), (JUnitReporter, junit_path))
+                                 if path is not None]
+    for reporter in reporters:
+        reporter.run_finished(record)
+    return [r.problem for r in reporters if r.problem]

@@ -3,10 +3,34 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
-PASS, FAIL, ERROR, TIMEOUT, SKIP, XFAIL, XPASS = "pass", "fail", "error", "timeout", "skip", "xfail", "xpass"
-STATUSES = (PASS, FAIL, ERROR, TIMEOUT, SKIP, XFAIL, XPASS)
+
+class Status(StrEnum):
+    """What became of a scenario: the only statuses a result can have.
+
+    A :class:`StrEnum`, so a status compares equal to its text (``Status.PASS == "pass"``)
+    and is written as it in reports, but ``Status("FAILED")`` raises: no code (and no
+    report read back by ``merge``) can make a status up.
+    """
+
+    PASS = "pass"
+    FAIL = "fail"
+    ERROR = "error"
+    TIMEOUT = "timeout"
+    SKIP = "skip"
+    XFAIL = "xfail"
+    XPASS = "xpass"
+
+    @property
+    def bad(self) -> bool:
+        """Whether this status makes the run fail (exit status 1)."""
+        return self in BAD_STATUSES
+
+
+PASS, FAIL, ERROR, TIMEOUT, SKIP, XFAIL, XPASS = Status
+STATUSES: tuple[Status, ...] = tuple(Status)
 BAD_STATUSES = frozenset({FAIL, ERROR, TIMEOUT, XPASS})
 """Statuses that make the run fail (exit status 1)."""
 
@@ -24,7 +48,7 @@ class Result:
     """
 
     id: str
-    status: str
+    status: Status
     reason: str = ""
     file: str = ""
     line: int = 0
@@ -42,8 +66,18 @@ class Result:
     duration: float = 0.0
     rules: tuple[str, ...] = ()  # a failure's clauses, those behind the failing key first (spec/expectations.yaml)
     expected_failure: str | None = None  # the reason given in the expected-failures file
-    original_status: str | None = None    # for xfail/xpass: the status before the list applied
+    original_status: Status | None = None    # for xfail/xpass: the status before the list applied
     transcript: tuple[tuple[dict[str, Any], dict[str, Any] | None], ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.status, Status):  # text from a caller or a report: only a known status
+            try:
+                object.__setattr__(self, "status", Status(self.status))
+            except ValueError:
+                raise ValueError(f"scenario {self.id!r}: {self.status!r} is not a status "
+                                 f"({', '.join(STATUSES)})") from None
+        if self.original_status is not None and not isinstance(self.original_status, Status):
+            object.__setattr__(self, "original_status", Status(self.original_status))
 
     @property
     def bad(self) -> bool:
@@ -59,6 +93,9 @@ class Result:
 
     def as_json(self) -> dict[str, Any]:
         data = asdict(self)
+        data["status"] = str(self.status)
+        if self.original_status is not None:
+            data["original_status"] = str(self.original_status)
         data["clauses"] = list(self.clauses)
         data["tags"] = list(self.tags)
         data["diff"] = list(self.diff)

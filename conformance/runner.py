@@ -15,19 +15,19 @@ from __future__ import annotations
 import json
 import time
 import traceback
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .compare import check_expectations, state_diff
 from .engine import Engine, EngineInfo
 from .errors import AdapterError, EngineTimeout
 from .expected import apply_expected
+from .listeners import Listener, Listeners, Transcript
 from .loader import Scenario
 from .notation import INITIAL_ELDERS
-from .results import ERROR, FAIL, PASS, SKIP, TIMEOUT, Result
-from .setups import capabilities_of, with_seeds
+from .results import ERROR, FAIL, PASS, SKIP, TIMEOUT, Result, Status
+from .setups import capabilities_of, requested_options, start_request
 from .specdata import SpecData
 
 TRANSCRIPT_KEPT = 20
@@ -40,7 +40,7 @@ MAX_STDERR_PASSED = 2000
 """Characters of engine stderr kept for a scenario that passed or was skipped (the last ones)."""
 
 
-def kept_stderr(text: str, status: str) -> str:
+def kept_stderr(text: str, status: Status) -> str:
     """The engine's stderr as a result keeps it: whole (up to the adapter's bound) for a failure, its tail else."""
     if status in (PASS, SKIP) and len(text) > MAX_STDERR_PASSED:
         return f"[… {len(text) - MAX_STDERR_PASSED} characters dropped …]\n" + text[-MAX_STDERR_PASSED:]
@@ -61,7 +61,7 @@ def stored_answer(answer: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 class _Outcome(Exception):
-    def __init__(self, status: str, reason: str, key: str | None = None, diff: Iterable[str] = (),
+    def __init__(self, status: Status, reason: str, key: str | None = None, diff: Iterable[str] = (),
                  rule_keys: tuple[str, ...] | None = None) -> None:
         super().__init__(reason)
         self.status = status
@@ -82,7 +82,7 @@ def required_options(scenario: Scenario, spec: SpecData) -> dict[str, str]:
 
 def options_to_send(scenario: Scenario) -> dict[str, str]:
     """What a configurable engine is sent: the required options only; it defaults the rest."""
-    return dict(scenario.requires) if isinstance(scenario.requires, Mapping) else {}
+    return requested_options(scenario.requires)
 
 
 def _observes(body: Mapping[str, Any]) -> bool:
@@ -130,37 +130,61 @@ def skip_reason(scenario: Scenario, info: EngineInfo, spec: SpecData) -> str | N
 
 @dataclass
 class _Context:
+    scenario: Scenario
+    events: Listener
     at: str = "setup"
     at_line: int | None = None
     step: int | None = None
     action: str | None = None
-    transcript: deque[tuple[dict[str, Any], dict[str, Any] | None]] = field(
-        default_factory=lambda: deque(maxlen=TRANSCRIPT_KEPT))
+
+    def begin(self, at: str, line: int | None, step: int | None = None) -> None:
+        """The runner moves to part ``at`` of the scenario (told to the listeners)."""
+        self.at, self.at_line, self.step, self.action = at, line, step, None
+        self.events.step_begun(self.scenario, at, line)
 
 
 class ScenarioRunner:
-    """Runs scenarios one by one on one :class:`Engine`."""
+    """Runs one scenario at a time on one :class:`Engine`, telling ``listeners`` what it does.
+
+    It emits ``scenario_started``, ``step_begun``, ``request_sent``,
+    ``answer_received`` and ``scenario_finished`` (:mod:`conformance.listeners`);
+    the transcript a failed result keeps is itself a listener of these events.
+    """
 
     def __init__(self, engine: Engine, spec: SpecData, expected_failures: Mapping[str, str] | None = None,
-                 diagnosis: Engine | None = None) -> None:
+                 diagnosis: Engine | None = None, listeners: Iterable[Listener] = ()) -> None:
         self.engine = engine
         self.spec = spec
         self.expected = dict(expected_failures or {})
         self.diagnosis = diagnosis
         """An engine asked for a perft divide when a count differs (the reference, by default)."""
+        self.transcript = Transcript(TRANSCRIPT_KEPT, stored_answer)
+        self.events = Listeners([self.transcript, *listeners])
+        self._told: EngineInfo | None = None
 
     # ------------------------------------------------------------------ public
 
     def run(self, scenario: Scenario) -> Result:
+        """Run ``scenario``; never raises for the engine's misbehaviour (it becomes the result)."""
+        self.events.scenario_started(scenario)
+        result = self._run(scenario)
+        self.events.scenario_finished(result)
+        return result
+
+    def _run(self, scenario: Scenario) -> Result:
         started = time.perf_counter()
-        ctx = _Context(at_line=scenario.line)
+        ctx = _Context(scenario, self.events, at_line=scenario.line)
+        status: Status
         diff: tuple[str, ...]
         rule_keys: tuple[str, ...]
         base = dict(id=scenario.id, file=scenario.file, line=scenario.line, kind=scenario.kind,
                     area=scenario.area, clauses=scenario.clauses, tags=scenario.tags)
         try:
-            ctx.at = "hello"
+            ctx.begin("hello", scenario.line)
             info = self.engine.ensure_started()
+            if info is not self._told:
+                self._told = info
+                self.events.engine_started(info)
             reason = skip_reason(scenario, info, self.spec)
             if reason is not None:
                 raise _Outcome(SKIP, reason)
@@ -170,7 +194,7 @@ class ScenarioRunner:
         except _Outcome as out:
             status, reason_text, key, diff, rule_keys = out.status, out.reason, out.key, out.diff, out.rule_keys
         except AdapterError as exc:
-            status, reason_text, key, diff, rule_keys = exc.status, str(exc), None, (), ()
+            status, reason_text, key, diff, rule_keys = Status(exc.status), str(exc), None, (), ()
         except RecursionError:  # an answer nested deeper than the runner can walk: the engine's fault
             status, key, diff, rule_keys = ERROR, None, (), ()
             reason_text = "the engine's answer nests too deeply to be a protocol message"
@@ -182,20 +206,21 @@ class ScenarioRunner:
             ctx.at, ctx.step, ctx.action, at_line = "", None, None, None
         else:
             at_line = ctx.at_line
+        transcript = self.transcript.take()
         result = Result(
             status=status, reason=reason_text, key=key, diff=tuple(diff),
             step=ctx.step, at=ctx.at, at_line=at_line, action=ctx.action,
             rules=self.spec.clauses_behind(rule_keys, scenario.clauses) if status not in (PASS, SKIP) else (),
             stderr=kept_stderr(self.engine.take_stderr(), status), duration=time.perf_counter() - started,
-            transcript=tuple(ctx.transcript) if status not in (PASS, SKIP) else (), **base)  # type: ignore[arg-type]
+            transcript=transcript if status not in (PASS, SKIP) else (), **base)  # type: ignore[arg-type]
         return apply_expected(result, self.expected)
 
     # ------------------------------------------------------------------ requests
 
     def _call(self, ctx: _Context, message: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
-        ctx.transcript.append((message, None))
+        self.events.request_sent(ctx.scenario, message)
         answer = self.engine.call(message, variant)
-        ctx.transcript[-1] = (message, stored_answer(answer))
+        self.events.answer_received(ctx.scenario, message, answer)
         return answer
 
     @staticmethod
@@ -225,10 +250,8 @@ class ScenarioRunner:
         return answer
 
     def _start(self, scenario: Scenario, info: EngineInfo, ctx: _Context, setup: dict[str, Any]) -> None:
-        ctx.at, ctx.at_line = "setup", scenario.line_of(scenario.kind, "setup")
-        message: dict[str, Any] = {"cmd": "start", "setup": _wire_setup(setup)}
-        if info.configurable:
-            message["options"] = options_to_send(scenario)
+        ctx.begin("setup", scenario.line_of(scenario.kind, "setup"))
+        message = start_request(setup, options_to_send(scenario) if info.configurable else None)
         self._require_ok(self._call(ctx, message), "the setup", "setup")
 
     def _act(self, ctx: _Context, seat: int, action: str) -> dict[str, Any]:
@@ -238,7 +261,7 @@ class ScenarioRunner:
 
     def _run_pattern(self, scenario: Scenario, info: EngineInfo, ctx: _Context) -> None:
         body = scenario.body
-        ctx.at, ctx.at_line = "pattern", scenario.line_of("pattern")
+        ctx.begin("pattern", scenario.line_of("pattern"))
         message: dict[str, Any] = {"cmd": "pattern"}
         if info.configurable:
             message["options"] = options_to_send(scenario)
@@ -264,7 +287,7 @@ class ScenarioRunner:
         self._start(scenario, info, ctx, setup)
         state = self._state(ctx)
         for i, step in enumerate(body.get("steps", ())):
-            ctx.at, ctx.step, ctx.at_line, ctx.action = f"steps[{i}]", i, scenario.step_line(i), None
+            ctx.begin(f"steps[{i}]", scenario.step_line(i), i)
             if "do" in step:
                 ctx.action = f"seat {step['seat']} do {step['do']!r}"
                 answer = self._act(ctx, step["seat"], step["do"])
@@ -291,8 +314,7 @@ class ScenarioRunner:
             if "expect" in step:
                 self._check(ctx, step["expect"], state)
         if "final" in body:
-            ctx.at, ctx.step, ctx.action = "final", None, None
-            ctx.at_line = scenario.line_of(scenario.kind, "final")
+            ctx.begin("final", scenario.line_of(scenario.kind, "final"))
             self._check(ctx, body["final"], state)
 
     _run_game = _run_trajectory
@@ -320,11 +342,11 @@ class ScenarioRunner:
         body = scenario.body
         self._start(scenario, info, ctx, dict(body["setup"]))
         for j, step in enumerate(body.get("prefix", ())):
-            ctx.at, ctx.at_line = f"prefix[{j}]", scenario.line_of("count", "prefix", j)
+            ctx.begin(f"prefix[{j}]", scenario.line_of("count", "prefix", j))
             ctx.action = f"seat {step['seat']} do {step['do']!r}"
             answer = self._act(ctx, step["seat"], step["do"])
             self._require_ok(answer, f"{step['do']!r} by seat {step['seat']}", "prefix")
-        ctx.at, ctx.action, ctx.at_line = "count", None, scenario.line_of("count", "counts")
+        ctx.begin("count", scenario.line_of("count", "counts"))
         expected = list(body["counts"])
         try:
             answer = self._call(ctx, {"cmd": "count", "depth": len(expected)})
@@ -368,17 +390,13 @@ class ScenarioRunner:
         body = scenario.body
         before = None
         if "before" in body:
-            ctx.at, ctx.at_line = "before", scenario.line_of("setup", "before")
-            self._require_ok(self._call(ctx, {"cmd": "start", "setup": _wire_setup(body["before"])}),
-                             "the `before` setup", "before")
+            ctx.begin("before", scenario.line_of("setup", "before"))
+            self._require_ok(self._call(ctx, start_request(body["before"])), "the `before` setup", "before")
             before = self._state(ctx)
-        ctx.at, ctx.at_line = "start", scenario.line_of("setup", "start")
-        message: dict[str, Any] = {"cmd": "start", "setup": _wire_setup(body["start"])}
-        if "options" in body:
-            message["options"] = dict(body["options"])
-        elif info.configurable:
-            message["options"] = options_to_send(scenario)
-        answer = self._call(ctx, message)
+        ctx.begin("start", scenario.line_of("setup", "start"))
+        options = dict(body["options"]) if "options" in body else (
+            options_to_send(scenario) if info.configurable else None)
+        answer = self._call(ctx, start_request(body["start"], options))
         if answer["ok"]:
             raise _Outcome(FAIL, f"the engine accepted a setup that must be refused as {body['error']}", "error",
                            (f"expected: error {body['error']}", "actual:   ok"))
@@ -395,17 +413,11 @@ class ScenarioRunner:
                 raise _Outcome(FAIL, "the state changed after a refused start", "state", state_diff(before, after))
 
 
-def _wire_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
-    """A scenario's setup as protocol 2 sends it: every seed a decimal string."""
-    return with_seeds(setup, str)
-
-
 def _replay_divide(engine: Engine, scenario: Scenario, depth: int) -> dict[str, int] | None:
     """The diagnosis engine's divide for a count scenario's position, or None if it cannot give one."""
     body = scenario.body
-    options = options_to_send(scenario)
     try:
-        if not engine.call({"cmd": "start", "setup": _wire_setup(body["setup"]), "options": options})["ok"]:
+        if not engine.call(start_request(body["setup"], options_to_send(scenario)))["ok"]:
             return None
         for step in body.get("prefix", ()):
             if not engine.call({"cmd": "act", "seat": step["seat"], "action": step["do"]})["ok"]:
@@ -421,17 +433,21 @@ def run_scenarios(scenarios: Iterable[Scenario], engine: Engine, spec: SpecData,
                   on_result: Callable[[Result], None] | None = None,
                   on_start: Callable[[Scenario], None] | None = None,
                   diagnosis: Engine | None = None) -> list[Result]:
-    """Run every scenario in order; never raises for engine misbehaviour.
+    """Run every scenario in order through :meth:`conformance.suite.Suite.run` (kept for older callers).
 
     ``diagnosis`` is an engine asked for a perft divide when a count differs.
     """
-    runner = ScenarioRunner(engine, spec, expected_failures, diagnosis)
-    results = []
-    for scenario in scenarios:
-        if on_start:
-            on_start(scenario)
-        result = runner.run(scenario)
-        results.append(result)
-        if on_result:
-            on_result(result)
-    return results
+    from .paths import default_spec_dir
+    from .suite import Suite
+
+    class _Callbacks(Listener):
+        def scenario_started(self, scenario: Scenario) -> None:
+            if on_start:
+                on_start(scenario)
+
+        def scenario_finished(self, result: Result) -> None:
+            if on_result:
+                on_result(result)
+
+    suite = Suite(default_spec_dir(), engine.schemas, spec, [])
+    return suite.run(engine, scenarios, expected_failures, listeners=[_Callbacks()], diagnosis=diagnosis)

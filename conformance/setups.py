@@ -29,3 +29,31 @@ def with_seeds(setup: Mapping[str, Any], convert: Callable[[Any], Any]) -> dict[
         game = setup["game"]
         return {"game": {**game, "deals": [deal(d) for d in game["deals"]]}}
     return deal(setup)
+
+
+def requested_options(requires: Any) -> dict[str, str]:
+    """The decision options a scenario's ``requires`` asks an engine to follow, as a ``start`` sends them.
+
+    A mapping of decisions to options is sent as it is; ``defaults`` (or nothing)
+    sends none, so the engine plays its defaults.
+    """
+    return {str(k): str(v) for k, v in requires.items()} if isinstance(requires, Mapping) else {}
+
+
+def start_request(setup: Mapping[str, Any], options: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The ``start`` request for ``setup`` under ``options`` (spec/PROTOCOL.md ``start``): the one place
+    where decision options become a ``start``.
+
+    Seeds go as protocol 2 writes them, decimal strings (the engine connection turns them
+    back into integers for a protocol-1 engine); ``options`` is sent only when given
+    (``None``: the engine is not configurable, or plays its defaults).
+
+    >>> start_request({"dealer": 0, "seed": 7}, {"D12": "may-discard"})
+    {'cmd': 'start', 'setup': {'dealer': 0, 'seed': '7'}, 'options': {'D12': 'may-discard'}}
+    >>> start_request({"dealer": 1, "seed": 7})
+    {'cmd': 'start', 'setup': {'dealer': 1, 'seed': '7'}}
+    """
+    message: dict[str, Any] = {"cmd": "start", "setup": with_seeds(setup, str)}
+    if options is not None:
+        message["options"] = dict(options)
+    return message

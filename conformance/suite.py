@@ -9,19 +9,22 @@ project's own script:
 >>> suite = Suite.load()
 >>> chosen = suite.select(clauses=("PAT-6",), kinds=("pattern",))
 >>> results = suite.run("reference", chosen)
->>> {r.status for r in results}
-{'pass'}
+>>> sorted({str(r.status) for r in results})
+['pass']
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from .adapters import parse_engine_spec
+from .adapters import EngineSpec, parse_engine_spec
 from .engine import Engine
 from .errors import InputError
+from .listeners import Listener, Listeners
 from .loader import Filters, Scenario, load_scenarios, select
 from .paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
 from .results import Result
@@ -66,31 +69,89 @@ class Suite:
         """The scenarios a filter selects (``ids``, ``clauses``, ``areas``, ``tags``, ``files``, ``kinds``)."""
         return select(self.scenarios, filters or Filters(**fields))
 
-    def engine(self, text: str, timeout: float | None = 10.0) -> Engine:
-        """An engine from its spec text (``reference``, ``cmd:…``, ``python:M:F``), started lazily."""
-        return Engine(parse_engine_spec(text), self.schemas, timeout=timeout)
+    def engine(self, text: str | EngineSpec, timeout: float | None = 10.0) -> Engine:
+        """An engine from its spec (``reference``, ``cmd:…``, ``python:M:F``, or parsed), started lazily."""
+        return Engine(parse_engine_spec(text) if isinstance(text, str) else text, self.schemas, timeout=timeout)
 
     def runner(self, engine: Engine, expected_failures: Mapping[str, str] | None = None,
-               diagnosis: Engine | None = None) -> ScenarioRunner:
-        return ScenarioRunner(engine, self.spec, expected_failures, diagnosis)
+               diagnosis: Engine | None = None, listeners: Iterable[Listener] = ()) -> ScenarioRunner:
+        return ScenarioRunner(engine, self.spec, expected_failures, diagnosis, listeners)
 
-    def run(self, engine: Engine | str, scenarios: Iterable[Scenario] | None = None,
+    def run(self, engine: Engine | EngineSpec | str, scenarios: Iterable[Scenario] | None = None,
             expected_failures: Mapping[str, str] | None = None,
-            on_result: Callable[[Result], None] | None = None, timeout: float | None = 10.0) -> list[Result]:
-        """Run ``scenarios`` (all by default) on ``engine``; an engine given as text is closed afterwards."""
-        owned = isinstance(engine, str)
-        target = self.engine(engine, timeout) if isinstance(engine, str) else engine
-        diagnosis = self.engine("reference", timeout)
+            on_result: Callable[[Result], None] | None = None, timeout: float | None = 10.0, *,
+            listeners: Iterable[Listener] = (), jobs: int = 1, fail_fast: bool = False,
+            diagnosis: Engine | None = None) -> list[Result]:
+        """Run ``scenarios`` (all by default) on ``engine``: the one loop that runs scenarios.
+
+        ``listeners`` hear every event of the run (:mod:`conformance.listeners`);
+        ``fail_fast`` stops after the first result that fails the run. With
+        ``jobs`` > 1 the scenarios run in that many worker processes, each with
+        its own engine from the same spec and each running this same loop on its
+        part, and every result streams back as it ends
+        (:mod:`conformance.parallel`); the results are in the order of
+        ``scenarios``. An engine given as text or spec is closed afterwards. An
+        interruption (``KeyboardInterrupt``) propagates once the engines are
+        closed; the listeners have heard every result finished before it.
+        """
+        chosen = list(self.scenarios if scenarios is None else scenarios)
+        events = Listeners(listeners)
+        if on_result is not None:
+            events.listeners.append(_OnResult(on_result))
+        if jobs > 1 and len(chosen) > 1:
+            from .parallel import run_parallel
+
+            spec = engine.spec if isinstance(engine, Engine) else (
+                parse_engine_spec(engine) if isinstance(engine, str) else engine)
+            return run_parallel(self, spec, chosen, dict(expected_failures or {}), timeout, jobs, events, fail_fast)
+        owned = not isinstance(engine, Engine)
+        target = engine if isinstance(engine, Engine) else self.engine(engine, timeout)
+        owned_diagnosis = diagnosis is None
+        diagnosis = diagnosis or self.engine("reference", timeout)  # started only if a count fails
         try:
-            runner = self.runner(target, expected_failures, diagnosis)
+            runner = self.runner(target, expected_failures, diagnosis, [events])
             results = []
-            for scenario in self.scenarios if scenarios is None else scenarios:
+            for scenario in chosen:
                 result = runner.run(scenario)
                 results.append(result)
-                if on_result is not None:
-                    on_result(result)
+                if fail_fast and result.bad:
+                    break
             return results
         finally:
-            diagnosis.close()
+            if owned_diagnosis:
+                diagnosis.close()
             if owned:
                 target.close()
+
+
+class _OnResult(Listener):
+    def __init__(self, callback: Callable[[Result], None]) -> None:
+        self.callback = callback
+
+    def scenario_finished(self, result: Result) -> None:
+        self.callback(result)
+
+
+def corpus_identity(selection: Sequence[Scenario], filters: Filters | None = None,
+                    paths: Sequence[Path] | None = None) -> dict[str, Any]:
+    """What a report says of the scenarios it ran: the IDs selected (before any shard), their digest, and the filters.
+
+    Shards of one run share it; ``merge`` refuses reports whose identities differ.
+    """
+    ids = [s.id for s in selection]
+    given = filters or Filters()
+    return {
+        "digest": ids_digest(ids),
+        "count": len(ids),
+        "ids": ids,
+        "filters": {name: list(getattr(given, name)) for name in FILTER_NAMES},
+        "scenarios": None if paths is None else [display_path(p) for p in paths],
+    }
+
+
+FILTER_NAMES = ("ids", "clauses", "areas", "tags", "files", "kinds")
+
+
+def ids_digest(ids: Iterable[str]) -> str:
+    """``sha256:`` of the scenario IDs in order, one a line."""
+    return "sha256:" + hashlib.sha256("".join(f"{i}\n" for i in ids).encode("utf-8")).hexdigest()

@@ -2,7 +2,8 @@
 
 >>> from reference_engine import Hand, Profile
 >>> hand = Hand.from_seed(dealer=0, seed=2024, profile=Profile())
->>> hand.apply(0, "call")
+>>> hand.apply(0, "call")   # a move returns the events it caused
+(Event.parse('0 call'),)
 >>> hand.privileged is None   # CALL-4: a Dealer who calls is never the PP
 True
 """
@@ -12,18 +13,22 @@ __version__ = "0.1.0"
 from .actions import Action, DiscardOption, LegalActions
 from .cards import Card, Cards, seeded_deck
 from .errors import HakkaError, IllegalActionError, MalformedError, SetupError
+from .events import Event, parse_event
 from .game import Game
 from .hand import Hand, Phase, deal_sequence
 from .observation import Observation
+from .outcomes import event_outcomes
 from .patterns import Kind
 from .perft import perft, perft_counts
 from .profile import DECISIONS, DEFAULT_PROFILE, Profile
+from .rounds import Round
 from .rules import DEFAULT_RULES, Rules, beats, classify
 from .scoring import SCORE_TABLE, HandResult, table_value
 
 __all__ = [
-    "Action", "Card", "Cards", "DECISIONS", "DEFAULT_PROFILE", "DEFAULT_RULES", "DiscardOption", "Game",
+    "Action", "Card", "Cards", "DECISIONS", "DEFAULT_PROFILE", "DEFAULT_RULES", "DiscardOption", "Event", "Game",
     "Hand", "HandResult", "HakkaError", "IllegalActionError", "Kind", "LegalActions",
-    "MalformedError", "Observation", "Phase", "Profile", "Rules", "SCORE_TABLE", "SetupError", "beats", "classify",
-    "deal_sequence", "perft", "perft_counts", "seeded_deck", "table_value",
+    "MalformedError", "Observation", "Phase", "Profile", "Round", "Rules", "SCORE_TABLE", "SetupError", "beats",
+    "classify", "deal_sequence", "event_outcomes", "parse_event", "perft", "perft_counts", "seeded_deck",
+    "table_value",
 ]

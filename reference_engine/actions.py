@@ -160,10 +160,13 @@ class LegalActions:
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, Action):
             return False
-        if action.verb == DISCARD and self.discard is not None and self.discard.allows(action.mask):
+        if action[0] == DISCARD and self.discard is not None and self.discard.allows(action[1]):
             return True
+        actions = self.actions
+        if len(actions) <= 16:  # a scan is quicker than building a set (and the engine's own actions are
+            return action in actions  # the very objects listed, found by identity)
         if self._play_masks is None:
-            self._play_masks = frozenset(self.actions)
+            self._play_masks = frozenset(actions)
         return action in self._play_masks
 
     def __iter__(self) -> Iterator[Action]:

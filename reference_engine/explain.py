@@ -103,9 +103,9 @@ def _follow(hand: Hand, action: Action) -> Why:
     kind, _rank = hand.rules.classify(hand.tables, action.mask)
     if kind == NONE:
         return _not_a_pattern(action.mask), "PAT-7"
-    if action.mask.bit_count() != size or kind != hand.best_kind:
+    if action.mask.bit_count() != size or kind != hand.round.kind:
         return ("a follower must play the same pattern with the same number of cards as the lead "
-                f"({mask_text(hand.lead_mask)})", "PLAY-3")
+                f"({mask_text(hand.round.lead_mask)})", "PLAY-3")
     return f"{mask_text(action.mask)} does not beat {mask_text(target)}", _BEAT_RULE[kind]
 
 

@@ -3,6 +3,16 @@
 >>> game = Game(first_dealer=0, deals=[{"seed": s} for s in range(10)])
 >>> game.hand.dealer, game.hands_played
 (0, 0)
+
+A move that ends a hand returns the hand's end and the next deal too:
+
+>>> [game.apply(seat, "pass") for seat in (0, 1)]
+[(Event.parse('0 pass'),), (Event.parse('1 pass'),)]
+>>> for event in game.apply(3, "pass"):
+...     print(event)
+3 pass
+hand ends (void): deltas 0 0 0 0, next dealer 1, does not count
+deal 2: dealer 1
 """
 
 from __future__ import annotations
@@ -12,6 +22,7 @@ from typing import Final
 
 from .actions import Action
 from .errors import SetupError
+from .events import Event, GameEnded, HandDealt
 from .hand import Hand, Phase
 from .profile import DEFAULT_PROFILE, Profile
 from .rules import DEFAULT_RULES, Rules
@@ -70,6 +81,8 @@ class Game:
         self.hands_played = 0
         self.deal_index = 0
         self.hand = deal_hand(first_dealer, self.deals[0], profile, rules=rules)
+        self.events: list[Event] = []
+        """Every event of the game so far: each hand's, each next deal and the end of the game."""
         for number, deal in enumerate(self.deals[1:], start=2):
             _check_deal(number, deal, profile, rules)
 
@@ -85,8 +98,10 @@ class Game:
     def to_act(self) -> int | None:
         return None if self.over else self.hand.to_act
 
-    def apply(self, seat: int, action: Action | str) -> None:
-        """Apply an action to the current hand; deal the next hand when it ends.
+    def apply(self, seat: int, action: Action | str) -> tuple[Event, ...]:
+        """Apply an action to the current hand; deal the next hand when it ends. Return the events it caused:
+        the hand's (:meth:`Hand.apply`), then the next deal (:class:`~reference_engine.events.HandDealt`)
+        or the end of the game (:class:`~reference_engine.events.GameEnded`).
 
         An action that would end a hand whose next deal is missing, or puts the
         1-card hand anywhere but opposite the new Dealer, is refused with a
@@ -100,11 +115,13 @@ class Game:
         >>> game.hand.phase.value, game.results
         ('calling', [])
         """
-        before = self.hand.copy()
-        self.hand.apply(seat, action)
-        if self.hand.phase != Phase.ENDED:
-            return
-        result = self.hand.result
+        hand = self.hand
+        before = hand.copy()
+        events = hand.apply(seat, action)
+        if hand.phase != Phase.ENDED:
+            self.events.extend(events)
+            return events
+        result = hand.result
         assert result is not None
         if self.hands_played + result.counts < HANDS_PER_GAME:
             try:
@@ -114,12 +131,17 @@ class Game:
                 raise
             self.deal_index += 1
         else:
-            next_hand = self.hand
+            next_hand = hand
         self.results.append(result)
         for seat_index, delta in enumerate(result.deltas):
             self.scores[seat_index] += delta
         self.hands_played += result.counts
         self.hand = next_hand
+        after: tuple[Event, ...] = (HandDealt(self.deal_index + 1, next_hand.dealer),) if next_hand is not hand else (
+            GameEnded((self.scores[0], self.scores[1], self.scores[2], self.scores[3])),)
+        events += after
+        self.events.extend(events)
+        return events
 
     def _deal(self, index: int, dealer: int) -> Hand:
         if index >= len(self.deals):

@@ -3,7 +3,8 @@
 >>> hand = Hand.from_seed(dealer=0, seed=1)
 >>> hand.phase, hand.to_act, [str(a) for a in hand.legal_actions()]
 (<Phase.CALLING: 'calling'>, 0, ['call', 'pass'])
->>> hand.apply(0, "call")
+>>> hand.apply(0, "call")  # a move returns the events it caused (reference_engine.events)
+(Event.parse('0 call'),)
 >>> hand.phase == "playing", hand.to_act
 (True, 0)
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Final
 
 from .actions import (
     CALL,
@@ -27,26 +28,41 @@ from .actions import (
     DiscardOption,
     LegalActions,
 )
-from .cards import (
-    DECK_SIZE,
-    FULL_DECK,
-    Cards,
-    indices,
-    mask_text,
-    parse_card_index,
-    parse_mask,
-    seeded_deck,
+from .cards import Cards, indices, seeded_deck
+from .dealing import HAND_SIZE, check_seat, deal_sequence, dealt_from, holdings
+from .errors import HakkaError, MalformedError
+from .events import (
+    CALLED,
+    CALLED_PRIVILEGED,
+    CLAIM_DECLINED,
+    CLAIM_OFFERED,
+    CLAIMED,
+    CLAIMED_AUTOMATICALLY,
+    PASSED,
+    PLAYED_EVENTS,
+    TIGERS_DECLINED,
+    TIGERS_OFFERED,
+    TIGERS_SHOWN,
+    TIGERS_SHOWN_AUTOMATICALLY,
+    Discarded,
+    EldersPromoted,
+    Event,
+    HandEnded,
+    Played,
+    discarded,
+    played,
+    round_won,
 )
-from .errors import HakkaError, MalformedError, SetupError
-from .patterns import RUN, SINGLE, Kind, PatternTables, tables_for
+from .patterns import RUN, SINGLE, PatternTables, tables_for
 from .profile import DEFAULT_PROFILE, Profile
+from .rounds import Round
 from .rules import DEFAULT_RULES, FIVE_TIGERS, Rules, elders_given, top_suit_mask
 from .scoring import HandResult, Win
 
 if TYPE_CHECKING:
     from .observation import Observation
 
-__all__ = ["FIVE_TIGERS", "HAND_SIZE", "Hand", "Phase", "Play", "deal_sequence", "elders_given", "top_suit_mask"]
+__all__ = ["FIVE_TIGERS", "HAND_SIZE", "Hand", "Phase", "Round", "deal_sequence", "elders_given", "top_suit_mask"]
 
 
 class Phase(StrEnum):
@@ -58,8 +74,6 @@ class Phase(StrEnum):
     CLAIMING = "claim"
     ENDED = "ended"
 
-
-HAND_SIZE: Final = 12
 
 _PLAY_CACHE: dict[int, Action] = {}
 
@@ -82,17 +96,24 @@ def _singles(mask: int) -> tuple[Action, ...]:
     return actions
 
 
+_DISCARD_OPTIONS: dict[int, DiscardOption] = {}
+
+
+def _discard_option(count: int, allowed: int) -> DiscardOption:
+    """The discard option of ``count`` cards of ``allowed`` (cached: a follower who cannot beat is common)."""
+    key = allowed << 6 | count
+    option = _DISCARD_OPTIONS.get(key)
+    if option is None:
+        if len(_DISCARD_OPTIONS) >= 1 << 15:
+            _DISCARD_OPTIONS.clear()
+        option = _DISCARD_OPTIONS[key] = DiscardOption(count, allowed)
+    return option
+
+
 _CALL_OR_PASS: Final = LegalActions((Action(CALL), Action(PASS)))
 _CLAIM_OR_CONTINUE: Final = LegalActions((Action(CLAIM), Action(CONTINUE)))
 _TIGERS_OR_DECLINE: Final = LegalActions((Action(TIGERS), Action(DECLINE)))
 _NOTHING: Final = LegalActions(())
-
-
-class Play(NamedTuple):
-    """One action of the current round: who did what."""
-
-    seat: int
-    action: Action
 
 
 class Hand:
@@ -100,7 +121,8 @@ class Hand:
 
     Build it with :meth:`deal`, :meth:`from_deck`, :meth:`from_seed` or
     :meth:`from_notation`; then ask :attr:`to_act` and :meth:`legal_actions`
-    and :meth:`apply` actions until :attr:`result` is set. Every seat index is
+    and :meth:`apply` actions until :attr:`result` is set; each move returns
+    the events it caused, and :attr:`events` logs them all. Every seat index is
     0-3; ``seat + 1`` is the next seat counterclockwise (GAME-5, D1). Every
     rule decision is asked of :attr:`rules` (:class:`~reference_engine.rules.Rules`).
     """
@@ -108,9 +130,7 @@ class Hand:
     __slots__ = (
         "profile", "rules", "tables", "dealer", "dreamer", "dreamer_card", "dealt", "hands",
         "phase", "to_act", "caller", "privileged", "played", "discarded", "elders",
-        "tricks", "leader", "plays", "acted", "best_seat", "best_mask", "best_kind",
-        "best_rank", "best_elder", "lead_mask", "lead_rank", "lead_elder",
-        "last_winning_pattern", "result", "history", "_legal",
+        "tricks", "round", "last_winning_pattern", "result", "events", "_legal",
     )
 
     profile: Profile
@@ -129,20 +149,13 @@ class Hand:
     discarded: int
     elders: int
     tricks: list[int]
-    leader: int
-    plays: list[Play]
-    acted: int
-    best_seat: int
-    best_mask: int
-    best_kind: Kind
-    best_rank: int
-    best_elder: bool
-    lead_mask: int
-    lead_rank: int
-    lead_elder: bool
+    round: Round
+    """The round in play (a finished round until the next one starts)."""
     last_winning_pattern: int
+    """The pattern that won the last finished round (SCORE-4, D26 winning-pattern)."""
     result: HandResult | None
-    history: list[tuple[int, Action]]
+    events: list[Event]
+    """Every event of the hand so far, in order: the hand's log (:mod:`reference_engine.events`)."""
     _legal: LegalActions | None
 
     # ------------------------------------------------------------------ dealing
@@ -161,33 +174,7 @@ class Hand:
         The Dreamer (``dealer + 2``) holds exactly 1 card, the others 12, and
         the four holdings together are the 37 cards.
         """
-        _check_seat(dealer, "dealer")
-        if len(hands) != 4:
-            raise SetupError(f"hands must list 4 seats, got {len(hands)}", rule="DEAL-4")
-        masks = []
-        for seat, holding in enumerate(hands):
-            try:
-                masks.append(_to_mask(holding))
-            except MalformedError as exc:
-                raise SetupError(f"seat {seat}'s hand: {exc.message}", rule="CARDS-1", seat=seat) from None
-        dreamer = (dealer + 2) % 4
-        seen = 0
-        for seat, mask in enumerate(masks):
-            want = 1 if seat == dreamer else HAND_SIZE
-            role = "the Dreamer (opposite the Dealer)" if seat == dreamer else "an active player"
-            if mask.bit_count() != want:
-                raise SetupError(
-                    f"seat {seat} is {role} and must hold {want} card(s), "
-                    f"not {mask.bit_count()}: {mask_text(mask)}",
-                    rule="DEAL-4", seat=seat,
-                )
-            if seen & mask:
-                raise SetupError(
-                    f"seat {seat} holds {mask_text(seen & mask)}, already dealt to another seat",
-                    rule="CARDS-1", seat=seat,
-                )
-            seen |= mask
-        return cls._new(dealer, masks, rules.profile(profile), rules)
+        return cls._new(dealer, holdings(dealer, hands), rules.profile(profile), rules)
 
     @classmethod
     def from_deck(
@@ -195,28 +182,8 @@ class Hand:
         rules: Rules = DEFAULT_RULES,
     ) -> Hand:
         """A hand dealt from a deck order (DEAL-4, D2); ``deck[0]`` is dealt first."""
-        _check_seat(dealer, "dealer")
-        if isinstance(deck, str):
-            try:
-                order = [parse_card_index(word) for word in deck.split()]
-            except MalformedError as exc:
-                raise SetupError(f"deck: {exc.message}", rule="CARDS-1") from None
-        else:
-            order = list(deck)
-        if len(order) != DECK_SIZE or len(set(order)) != DECK_SIZE or not all(
-            0 <= i < DECK_SIZE for i in order
-        ):
-            missing = FULL_DECK & ~sum(1 << i for i in set(order) if 0 <= i < DECK_SIZE)
-            raise SetupError(
-                f"a deck order must hold each of the 37 cards once; got {len(order)} cards"
-                + (f", missing {mask_text(missing)}" if missing else ", some twice"),
-                rule="CARDS-1",
-            )
         profile = rules.profile(profile)
-        masks = [0, 0, 0, 0]
-        for seat, index in zip(deal_sequence(dealer, profile), order, strict=True):
-            masks[seat] |= 1 << index
-        return cls._new(dealer, masks, profile, rules)
+        return cls._new(dealer, dealt_from(dealer, deck, profile), profile, rules)
 
     @classmethod
     def from_seed(
@@ -252,18 +219,10 @@ class Hand:
         self.discarded = 0
         self.elders = rules.elders_given(0)  # ELD-1
         self.tricks = [0, 0, 0, 0]
-        self.leader = dealer
-        self.plays = []
-        self.acted = 0
-        self.best_seat = dealer
-        self.best_mask = self.best_rank = 0
-        self.best_kind = Kind.NONE
-        self.best_elder = False
-        self.lead_mask = self.lead_rank = 0
-        self.lead_elder = False
+        self.round = Round(dealer)
         self.last_winning_pattern = 0
         self.result = None
-        self.history = []
+        self.events = []
         self._legal = None
         return self
 
@@ -274,11 +233,8 @@ class Hand:
             self.profile, self.rules, self.tables, self.dealer, self.dreamer, self.dreamer_card, self.dealt)
         o.phase, o.to_act, o.caller, o.privileged, o.played, o.discarded, o.elders = (
             self.phase, self.to_act, self.caller, self.privileged, self.played, self.discarded, self.elders)
-        o.leader, o.acted, o.best_seat, o.best_mask, o.best_kind, o.best_rank, o.best_elder = (
-            self.leader, self.acted, self.best_seat, self.best_mask, self.best_kind, self.best_rank, self.best_elder)
-        o.lead_mask, o.lead_rank, o.lead_elder, o.last_winning_pattern, o.result, o._legal = (
-            self.lead_mask, self.lead_rank, self.lead_elder, self.last_winning_pattern, self.result, self._legal)
-        o.hands, o.tricks, o.plays, o.history = list(self.hands), list(self.tricks), list(self.plays), list(self.history)
+        o.last_winning_pattern, o.result, o._legal = self.last_winning_pattern, self.result, self._legal
+        o.hands, o.tricks, o.round, o.events = list(self.hands), list(self.tricks), self.round.copy(), list(self.events)
         return o  # every slot (tests/engine/test_hand.py checks that none is forgotten)
 
     def notation(self) -> str:
@@ -291,6 +247,26 @@ class Hand:
         return f"Hand.from_notation({self.notation()!r})"
 
     # ---------------------------------------------------------------- queries
+
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        """Every action taken so far, as ``(seat, action)``: the action events of :attr:`events`."""
+        return [(e.seat, a) for e in self.events if (a := e.action) is not None and e.seat is not None]
+
+    @property
+    def leader(self) -> int:
+        """Who led (or leads) the round in play."""
+        return self.round.leader
+
+    @property
+    def plays(self) -> list[Played | Discarded]:
+        """The plays and discards of the round in play, in order (full truth)."""
+        return self.round.plays
+
+    @property
+    def acted(self) -> int:
+        """How many seats have played or discarded in the round in play."""
+        return len(self.round.plays)
 
     def next_seat(self, seat: int) -> int:
         """The next active seat counterclockwise, skipping the Dreamer (GAME-5, D1)."""
@@ -321,7 +297,7 @@ class Hand:
         if phase == Phase.PLAYING:
             seat = self.to_act
             assert seat is not None
-            legal = LegalActions(self._lead_actions(seat)) if self.acted == 0 else self._follow_actions(seat)
+            legal = LegalActions(self._lead_actions(seat)) if not self.round.plays else self._follow_actions(seat)
             if self.rules.claims_any_turn(self, seat):
                 legal = LegalActions((*legal.actions, Action(CLAIM)), legal.discard)
             return legal
@@ -337,45 +313,57 @@ class Hand:
         """PLAY-2: any Run or Set in hand, or a Single the lead rules allow."""
         hand = self.hands[seat]
         rules, tables = self.rules, self.tables
-        actions = [_play(mask) for mask in rules.runs_in(tables, hand)]
-        actions += [_play(mask) for mask in rules.sets_in(tables, hand)]
-        return (*actions, *_singles(rules.leadable_singles(self, seat)))
+        patterns = rules.runs_in(tables, hand) + rules.sets_in(tables, hand)
+        if not patterns:
+            return _singles(rules.leadable_singles(self, seat))
+        return (*[_play(mask) for mask in patterns], *_singles(rules.leadable_singles(self, seat)))
 
     def target(self) -> tuple[int, int, bool]:
         """The pattern a follower must beat: (mask, rank, was an Elder) (D13)."""
+        r = self.round
         if self.profile.beat_target == "lead":
-            return self.lead_mask, self.lead_rank, self.lead_elder
-        return self.best_mask, self.best_rank, self.best_elder
+            return r.lead_mask, r.lead_rank, r.lead_elder
+        return r.best_mask, r.best_rank, r.best_elder
 
     def _follow_pool(self, seat: int) -> int:
         """The cards a follower may beat or discard with (D8)."""
         hand = self.hands[seat]
-        if self.best_kind == SINGLE and self.profile.follower_suit_rule == "followers-too":
+        if self.round.kind == SINGLE and self.profile.follower_suit_rule == "followers-too":
             return top_suit_mask(hand)
         return hand
 
     def _follow_actions(self, seat: int) -> LegalActions:
-        """PLAY-3, PLAY-4, D12: the plays that beat the target, or the discard option."""
-        target, rank, target_elder = self.target()
-        kind = self.best_kind
+        """PLAY-3, PLAY-4, D8, D12: the plays that beat the target, or the discard option.
+
+        (:meth:`target` and :meth:`_follow_pool`, written out: this runs at every follow.)
+        """
+        r, profile = self.round, self.profile
+        if profile.beat_target == "lead":
+            target, rank, target_elder = r.lead_mask, r.lead_rank, r.lead_elder
+        else:
+            target, rank, target_elder = r.best_mask, r.best_rank, r.best_elder
+        kind = r.kind
         size = target.bit_count()
         rules, tables = self.rules, self.tables
-        pool = self._follow_pool(seat)
-        actions: list[Action] = []
+        hand = self.hands[seat]
+        actions: tuple[Action, ...] = ()
         if kind == SINGLE:
+            pool = top_suit_mask(hand) if profile.follower_suit_rule == "followers-too" else hand
             if not rules.elder_single_unbeatable(target_elder):
-                actions = list(_singles(pool & rules.single_beaters(tables, target.bit_length() - 1)))
+                actions = _singles(pool & rules.single_beaters(tables, target.bit_length() - 1))
         else:
-            hand = self.hands[seat]
+            pool = hand
             candidates = rules.runs_in(tables, hand) if kind == RUN else rules.sets_in(tables, hand)
+            beating = []
             for mask in candidates:
                 if rules.follow_size_ok(mask.bit_count(), size):
                     ckind, crank = rules.classify(tables, mask)
                     if ckind == kind and rules.rank_beats(tables, kind, crank, rank):
-                        actions.append(_play(mask))
-        if not actions or self.profile.must_beat == "may-discard":
-            return LegalActions(tuple(actions), DiscardOption(rules.discard_count(size), pool))
-        return LegalActions(tuple(actions))
+                        beating.append(_play(mask))
+            actions = tuple(beating)
+        if not actions or profile.must_beat == "may-discard":
+            return LegalActions(actions, _discard_option(rules.discard_count(size), pool))
+        return LegalActions(actions)
 
     # ---------------------------------------------------------------- actions
 
@@ -401,32 +389,47 @@ class Hand:
             raise explain(self, seat, action)
         return action
 
-    def apply(self, seat: int, action: Action | str) -> None:
-        """Apply ``action`` for ``seat``; raise (and change nothing) if it is not legal."""
-        if type(action) is not Action or self.to_act != seat or action not in self.legal_actions():
+    def apply(self, seat: int, action: Action | str) -> tuple[Event, ...]:
+        """Apply ``action`` for ``seat`` and return the events it caused, the action's own first.
+
+        Raise (and change nothing) if it is not legal. The events are also
+        appended to :attr:`events`.
+        """
+        legal = self._legal
+        if type(action) is not Action or self.to_act != seat or action not in (
+                legal if legal is not None else self.legal_actions()):
             action = self.check(seat, action)
         self._legal = None
-        self.history.append((seat, action))
-        verb = action.verb
+        log = self.events
+        start = len(log)
+        verb = action[0]  # action.verb, without the property's call (this is the engine's hottest path)
         if verb in (PLAY, DISCARD):
-            self._play_or_discard(seat, action)
+            self._play_or_discard(seat, verb, action[1])
         elif verb == CALL:
             self._call(seat)
         elif verb == PASS:
+            log.append(PASSED[seat])
             self._pass(seat)
         elif verb == CLAIM:
+            log.append(CLAIMED[seat])
             self._end_with_claim(seat, self.claim_count(seat), "claim")
         elif verb == CONTINUE:
+            log.append(CLAIM_DECLINED[seat])
             self._after_claim_chance(seat)
         elif verb == TIGERS:
+            log.append(TIGERS_SHOWN[seat])
             self._end_with_claim(seat, self.rules.tigers_count(), "five-tigers")
         else:  # DECLINE
+            log.append(TIGERS_DECLINED[seat])
             self._start_playing()
+        return (log[start],) if len(log) == start + 1 else tuple(log[start:])
 
     def _call(self, seat: int) -> None:
         self.caller = seat
         # CALL-4, D30: a caller other than the Dealer becomes the Privileged Player
-        self.privileged = seat if self.rules.caller_is_privileged(self, seat) else None
+        privileged = self.rules.caller_is_privileged(self, seat)
+        self.privileged = seat if privileged else None
+        self.events.append(CALLED_PRIVILEGED[seat] if privileged else CALLED[seat])
         if self.rules.call_ends_calling(self):  # CALL-5: the first Call ends Calling
             self._end_calling()
         else:
@@ -449,10 +452,12 @@ class Hand:
             else:
                 self._start_playing()
         elif self.profile.five_tigers == "automatic":
+            self.events.append(TIGERS_SHOWN_AUTOMATICALLY[holder])
             self._end_with_claim(holder, rules.tigers_count(), "five-tigers")
         else:
             self.phase = Phase.TIGERS
             self.to_act = holder
+            self.events.append(TIGERS_OFFERED[holder])
 
     def _start_playing(self) -> None:
         self.phase = Phase.PLAYING
@@ -462,59 +467,68 @@ class Hand:
         self._start_round(first)
 
     def _start_round(self, leader: int) -> None:
-        self.leader = leader
+        self.round = Round(leader)
         self.to_act = leader
-        self.plays = []
-        self.acted = 0
 
-    def _play_or_discard(self, seat: int, action: Action) -> None:
-        mask = action.mask
+    def _play_or_discard(self, seat: int, verb: str, mask: int) -> None:
         rules = self.rules
         self.hands[seat] ^= mask
-        self.plays.append(Play(seat, action))
-        face_up = action.verb == PLAY
+        rnd = self.round
+        plays = rnd.plays
+        log = self.events
+        before = self.elders
+        event: Played | Discarded
+        face_up = verb == PLAY
         if face_up:
-            was_elder = bool(mask & self.elders)
             kind, rank = rules.classify(self.tables, mask)
-            if self.acted == 0:
-                self.lead_mask = self.best_mask = mask
-                self.lead_rank = self.best_rank = rank
-                self.lead_elder = self.best_elder = was_elder
-                self.best_kind = kind
-                self.best_seat = seat
+            cached = PLAYED_EVENTS.get(mask << 2 | seat)  # events.played(), its lookup written out
+            event = cached if cached is not None and cached.kind is kind else played(seat, mask, kind)
+            if not plays:  # the lead (PLAY-2); Round.lead, written out
+                rnd.kind = kind
+                rnd.lead_mask = rnd.best_mask = mask
+                rnd.lead_rank = rnd.best_rank = rank
+                rnd.lead_elder = rnd.best_elder = bool(mask & before)
+                rnd.best_seat = seat
             elif self._beats_best(mask, rank):
-                self.best_mask, self.best_rank, self.best_elder = mask, rank, was_elder
-                self.best_seat = seat
+                rnd.beat(seat, mask, rank, bool(mask & before))
             self.played |= mask
         else:
+            event = discarded(seat, mask)
             self.discarded |= mask  # PLAY-5: face down
-        self.elders = rules.elders_after(self, face_up)  # ELD-2, D19, D35
-        self.acted += 1
-        if self.acted < 3:
+        log.append(event)
+        elders = self.elders = rules.elders_after(self, face_up)  # ELD-2, D19, D35
+        if elders & ~before:
+            log.append(EldersPromoted(seat, elders & ~before))
+        plays.append(event)
+        if len(plays) < 3:
             self.to_act = rules.next_seat(self, seat)
             return
-        winner = self.best_seat  # PLAY-6
-        self.tricks[winner] += rules.tricks_won(self.best_mask)
-        self.last_winning_pattern = self.best_mask
+        winner = rnd.best_seat  # PLAY-6
+        tricks = rules.tricks_won(rnd.best_mask)
+        self.tricks[winner] += tricks
+        self.last_winning_pattern = rnd.best_mask
+        log.append(round_won(winner, tricks))
         self._claim_chance(winner)
 
     def _beats_best(self, mask: int, rank: int) -> bool:
         """Under D13 ``lead`` a follower beat the lead; is it also better than the best?"""
-        rules, tables = self.rules, self.tables
-        kind = self.best_kind
+        rules, tables, rnd = self.rules, self.tables, self.round
+        kind = rnd.kind
         if kind != SINGLE:
-            return rules.rank_beats(tables, kind, rank, self.best_rank)
-        if rules.elder_single_unbeatable(self.best_elder):
+            return rules.rank_beats(tables, kind, rank, rnd.best_rank)
+        if rules.elder_single_unbeatable(rnd.best_elder):
             return False
-        return bool(rules.single_beaters(tables, self.best_mask.bit_length() - 1) & mask)
+        return bool(rules.single_beaters(tables, rnd.best_mask.bit_length() - 1) & mask)
 
     def _claim_chance(self, winner: int) -> None:
         if self.rules.may_claim(self, winner):  # CLAIM-1
             if self.profile.claim_mode == "automatic":  # D21
+                self.events.append(CLAIMED_AUTOMATICALLY[winner])
                 self._end_with_claim(winner, self.claim_count(winner), "claim")
                 return
             self.phase = Phase.CLAIMING
             self.to_act = winner
+            self.events.append(CLAIM_OFFERED[winner])
             return
         self._after_claim_chance(winner)
 
@@ -554,6 +568,7 @@ class Hand:
         self.phase = Phase.ENDED
         self.to_act = None
         self._legal = None
+        self.events.append(HandEnded(result))
 
     # ------------------------------------------------------------ observation
 
@@ -565,29 +580,5 @@ class Hand:
         """
         from .observation import observe
 
-        _check_seat(seat, "seat")
+        check_seat(seat, "seat")
         return observe(self, seat)
-
-
-def _check_seat(seat: object, what: str) -> None:
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
-        raise SetupError(f"{what} must be a seat 0-3, not {seat!r}", rule="GAME-5")
-
-
-def _to_mask(holding: int | Cards | str) -> int:
-    if isinstance(holding, Cards):
-        return holding.mask
-    if isinstance(holding, str):
-        return parse_mask(holding)
-    if not isinstance(holding, int) or isinstance(holding, bool) or not 0 <= holding <= FULL_DECK:
-        raise MalformedError(f"{holding!r} is not a set of cards of the 37-card deck", rule="CARDS-1")
-    return holding
-
-
-def deal_sequence(dealer: int, profile: Profile = DEFAULT_PROFILE) -> list[int]:
-    """The seat that receives each card of a deck order, in order (DEAL-4, D2)."""
-    dreamer = (dealer + 2) % 4
-    start = dealer if profile.deal_order == "dealer-first" else (dealer + 1) % 4
-    first_pass = [(start + i) % 4 for i in range(4)]
-    actives = [s for s in first_pass if s != dreamer]
-    return first_pass + actives * (HAND_SIZE - 1)

@@ -9,7 +9,7 @@ checks that they do.
 
 >>> from reference_engine.hand import Hand
 >>> hand = Hand.from_seed(dealer=0, seed=1)
->>> hand.apply(0, "call")
+>>> _ = hand.apply(0, "call")
 >>> text = hand.notation()
 >>> text.split(" | ")[0], text.split(" | ")[1], text.split(" | ")[4]
 ('playing 0', 'dealer 0', '0 call')

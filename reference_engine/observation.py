@@ -7,6 +7,20 @@ The wire form (spec/PROTOCOL.md, ``observe``) is made from it by
 >>> seen = Hand.from_seed(dealer=0, seed=1).observation(2)
 >>> seen.phase, seen.hand_sizes, seen.dreamer_card == seen.hand.mask.bit_length() - 1
 (<Phase.CALLING: 'calling'>, (12, 12, 1, 12), True)
+
+A seat sees every event of the hand but the cards of another seat's discard
+(PLAY-5), which shows as its count:
+
+>>> hand = Hand.deal(0, ["Sup2 Sup3 Sup4 Sup5 Sup6 Sup7 Sup8 Gon1 Gon2 Gon3 Gon4 Gon5",
+...                      "Sup1 Sup9 Gon6 Gon7 Gon8 Gon9 Zok1 Zok2 Zok3 Zok4 Zok5 Zok6",
+...                      "WanSin",
+...                      "Zok7 Zok8 Zok9 Sin1 Sin2 Sin3 Sin4 Sin5 Sin6 Sin7 Sin8 Sin9"])
+>>> for seat, action in [(0, "call"), (0, "play Sup5 Sup6 Sup7"), (1, "discard Gon6 Gon7 Zok1")]:
+...     _ = hand.apply(seat, action)
+>>> [str(e) for e in hand.observation(3).round]
+['0 play Sup5 Sup6 Sup7 (run)', '1 discard (3 face down)']
+>>> [str(e) for e in hand.observation(1).events]
+['0 call', '0 play Sup5 Sup6 Sup7 (run)', '1 discard Gon6 Gon7 Zok1']
 """
 
 from __future__ import annotations
@@ -14,8 +28,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .actions import DISCARD, Action, LegalActions
+from .actions import Action, LegalActions
 from .cards import Cards
+from .events import Discarded, Event, Played
 from .hand import Hand, Phase
 from .scoring import HandResult
 
@@ -50,6 +65,13 @@ class Observation:
     dreamer_card: int | None
     """The Dreamer's card (an index) when ``seat`` is the Dreamer or the hand was won; else hidden."""
     history: tuple[Seen, ...]
+    """Every action of the hand, as ``seat`` sees it (the protocol's ``history``)."""
+    events: tuple[Event, ...]
+    """Every event of the hand, as ``seat`` sees it: another seat's discard shows its count only."""
+    leader: int | None
+    """Who led the round in progress (phase ``playing`` only)."""
+    round: tuple[Played | Discarded, ...]
+    """The plays and discards of the round in progress, as ``seat`` sees them (phase ``playing`` only)."""
     tricks: tuple[int, int, int, int]
     elders: Cards
     legal: LegalActions | None
@@ -59,11 +81,19 @@ class Observation:
 
 def observe(hand: Hand, seat: int) -> Observation:
     """What ``seat`` (0-3) may see of ``hand`` now (OBS-1, D32)."""
-    history = tuple(
-        Seen(who, None if verb == DISCARD and who != seat else action, mask.bit_count())
-        for who, action in hand.history
-        for verb, mask in (action,)
-    )
+    events = []
+    history = []
+    for event in hand.events:
+        if isinstance(event, Discarded) and event.seat != seat:
+            event = event.seen_by(seat)
+            history.append(Seen(event.seat, None, event.count))
+        else:
+            action = event.action
+            if action is not None and event.seat is not None:
+                history.append(Seen(event.seat, action, action.mask.bit_count()))
+        events.append(event)
+    playing = hand.phase == Phase.PLAYING
+    rnd = hand.round
     show_dreamer = seat == hand.dreamer or (hand.result is not None and hand.result.winner is not None)
     sizes = [hand.hands[s].bit_count() if s != hand.dreamer else 1 for s in range(4)]
     return Observation(
@@ -76,7 +106,10 @@ def observe(hand: Hand, seat: int) -> Observation:
         hand=hand.hand_of(seat),
         hand_sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
         dreamer_card=hand.dreamer_card if show_dreamer else None,
-        history=history,
+        history=tuple(history),
+        events=tuple(events),
+        leader=rnd.leader if playing else None,
+        round=tuple(p.seen_by(seat) if isinstance(p, Discarded) else p for p in rnd.plays) if playing else (),
         tricks=(hand.tricks[0], hand.tricks[1], hand.tricks[2], hand.tricks[3]),
         elders=Cards(hand.elders),
         legal=hand.legal_actions() if seat == hand.to_act else None,

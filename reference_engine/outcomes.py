@@ -9,14 +9,14 @@ player meets most of them in a few hundred hands and some almost never (a
 12-trick claim); a coverage-guided fuzzer counts which it has met and steers
 toward the others.
 
-Pure: it reads a finished :class:`~reference_engine.hand.Hand` (its result,
-roles, history) and, for refusals, the rules named by the errors the caller
-saw; it changes nothing.
+Pure: it reads a hand's event log (:func:`event_outcomes`; the events a
+harness parsed from the protocol's answers will do) and, for refusals, the
+rules named by the errors the caller saw; it changes nothing.
 
 >>> from reference_engine.hand import Hand
 >>> hand = Hand.from_seed(dealer=0, seed=3)
 >>> for seat in (0, 1, 3):
-...     hand.apply(seat, "pass")
+...     _ = hand.apply(seat, "pass")
 >>> sorted(hand_outcomes(hand))
 ['end:void']
 >>> len(outcome_classes()) > 30
@@ -29,12 +29,23 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from .actions import CLAIM, CONTINUE, DECLINE, DISCARD, PLAY
 from .cards import NUMBER_MASKS, WAN_SIN_BIT
+from .events import (
+    Called,
+    ClaimDeclined,
+    ClaimMade,
+    Discarded,
+    Event,
+    HandDealt,
+    HandEnded,
+    Played,
+    RoundWon,
+    TigersDeclined,
+)
 from .hand import Hand
-from .patterns import SET
+from .patterns import SET, PatternTables, tables_for
 from .profile import DEFAULT_PROFILE, Profile
-from .scoring import SCORE_TABLE
+from .scoring import SCORE_TABLE, HandResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,53 +136,92 @@ def refusal_outcome(rule: str | None) -> str:
 
 
 def hand_outcomes(hand: Hand, refused_rules: Iterable[str | None] = ()) -> frozenset[str]:
-    """The outcome ids ``hand`` reached (plus one per rule in ``refused_rules``)."""
+    """The outcome ids ``hand`` reached (plus one per rule in ``refused_rules``): those of its events."""
+    return event_outcomes(hand.events, hand.profile, refused_rules)
+
+
+def event_outcomes(events: Iterable[Event], profile: Profile = DEFAULT_PROFILE,
+                   refused_rules: Iterable[str | None] = ()) -> frozenset[str]:
+    """The outcome ids a hand reached, read from its event log alone (plus one per rule in ``refused_rules``).
+
+    ``events`` are a hand's (:attr:`Hand.events <reference_engine.hand.Hand.events>`, or the
+    events of its moves parsed with :func:`~reference_engine.events.parse_event`), played under
+    ``profile``. A game's log may be given whole: each deal starts afresh, and the outcomes of
+    every hand are gathered.
+    """
     reached = {refusal_outcome(rule) for rule in refused_rules}
-    result = hand.result
-    history = hand.history
-    declined = False
-    for _seat, action in history:
-        verb = action.verb
-        if verb == CONTINUE:
-            declined = True
-            reached.add("claim:declined")
-        elif verb == CLAIM and declined:
-            reached.add("claim:declined-then-taken")
-        elif verb == DISCARD:
-            reached.add("follow:discard")
-        elif verb == DECLINE:
-            reached.add("tigers:declined")
-    if result is not None:
-        reached.add(f"end:{result.end}")
-        if result.winner is not None:
-            if result.end == "claim" and result.tricks is not None:
-                reached.add(f"score:{result.tricks}")
-                if result.tricks > hand.tricks[result.winner]:
-                    reached.add("claim:with-elders")
-            if result.dreamer_count is not None:
-                reached.add(f"dreamer-count:{result.dreamer_count}")
-            if hand.privileged is None:
-                reached.add("pp:none")
-            elif hand.privileged == result.winner:
-                reached.add("pp:wins")
-            else:
-                reached.add("pp:loses")
-    if _set_of_ones_beaten(hand):
-        reached.add("set-of-ones:beaten")
+    tables = tables_for(profile)
+    _Reader(reached, tables).read(events)
     return frozenset(reached)
 
 
-def _set_of_ones_beaten(hand: Hand) -> bool:
-    """Was a Set of 1s the best play of a round and then beaten in it? Replays the hand (rarely needed)."""
-    tables = hand.tables
-    if not any(a.verb == PLAY and a.mask & ~ONES == 0 and a.mask.bit_count() >= 2
-               and tables.classify(a.mask)[0] == SET for _s, a in hand.history):
-        return False
-    replay = type(hand).deal(hand.dealer, list(hand.dealt), hand.profile)
-    for seat, action in hand.history:
-        following = replay.phase == "playing" and replay.acted > 0
-        ones_best = following and replay.best_mask & ~ONES == 0 and replay.best_mask.bit_count() >= 2
-        replay.apply(seat, action)  # best_mask keeps the round's best even once the round is over
-        if ones_best and action.verb == PLAY and replay.best_mask == action.mask:
-            return True
-    return False
+class _Reader:
+    """Walks an event log once, hand by hand, adding the outcome ids it meets."""
+
+    def __init__(self, reached: set[str], tables: PatternTables) -> None:
+        self.reached = reached
+        self.tables = tables
+        self._new_hand()
+
+    def _new_hand(self) -> None:
+        self.privileged: int | None = None
+        self.tricks = [0, 0, 0, 0]
+        self.declined = False
+        self.best: tuple[int, int] | None = None  # the round's best play so far: (mask, rank)
+
+    def read(self, events: Iterable[Event]) -> None:
+        add = self.reached.add
+        for event in events:
+            if isinstance(event, Played):
+                self._played(event)
+            elif isinstance(event, RoundWon):
+                self.tricks[event.seat] += event.tricks
+                self.best = None
+            elif isinstance(event, Called):
+                self.privileged = event.seat if event.privileged else None
+            elif isinstance(event, Discarded):
+                add("follow:discard")
+            elif isinstance(event, ClaimDeclined):
+                self.declined = True
+                add("claim:declined")
+            elif isinstance(event, ClaimMade) and self.declined:
+                add("claim:declined-then-taken")
+            elif isinstance(event, TigersDeclined):
+                add("tigers:declined")
+            elif isinstance(event, HandEnded):
+                self._ended(event.result)
+            elif isinstance(event, HandDealt):
+                self._new_hand()
+
+    def _played(self, event: Played) -> None:
+        """PAT-4, D16: a Set of 1s, the round's best, beaten by a later Set of the round.
+
+        A Set that follows beat what it had to (D13); whether it is now the round's best is
+        a matter of rank. Nothing else follows a Set (PLAY-3), so no other best needs tracking.
+        """
+        rank = self.tables.classify(event.mask)[1]
+        best = self.best
+        if best is None:
+            self.best = (event.mask, rank)
+        elif event.kind == SET and self.tables.rank_beats(SET, rank, best[1]):
+            if best[0] & ~ONES == 0 and best[0].bit_count() >= 2:
+                self.reached.add("set-of-ones:beaten")
+            self.best = (event.mask, rank)
+
+    def _ended(self, result: HandResult) -> None:
+        add = self.reached.add
+        add(f"end:{result.end}")
+        if result.winner is None:
+            return
+        if result.end == "claim" and result.tricks is not None:
+            add(f"score:{result.tricks}")
+            if result.tricks > self.tricks[result.winner]:
+                add("claim:with-elders")
+        if result.dreamer_count is not None:
+            add(f"dreamer-count:{result.dreamer_count}")
+        if self.privileged is None:
+            add("pp:none")
+        elif self.privileged == result.winner:
+            add("pp:wins")
+        else:
+            add("pp:loses")

@@ -30,6 +30,7 @@ from . import __version__
 from .actions import DISCARD, Action, LegalActions
 from .cards import NAMES, Cards, indices, mask_text, parse_card_index
 from .errors import HakkaError, IllegalActionError, MalformedError, SetupError
+from .events import Event
 from .game import Game, deal_hand
 from .hand import Hand, Phase
 from .observation import Observation, Seen
@@ -44,7 +45,8 @@ PROTOCOL_VERSION: Final = 2
 PROTOCOL_VERSIONS: Final = (1, 2)
 """Versions the reference speaks; a runner asks for one in ``hello``."""
 
-CAPABILITIES: Final = ("hands", "deck", "seed", "game", "observe", "pattern", "count", "divide", "batch", "playout")
+CAPABILITIES: Final = ("hands", "deck", "seed", "game", "observe", "pattern", "count", "divide", "batch", "playout",
+                       "events")
 """What the reference offers under protocol 2 (the vocabulary is in hello.response.schema.json)."""
 CAPABILITIES_V1: Final = ("pattern", "count", "observe", "game")
 MAX_SEED: Final = 2**64 - 1
@@ -321,11 +323,12 @@ class Session:
     def _act(self, message: Message) -> Message:
         hand = self._current()
         seat, action = message["seat"], message["action"]
-        if self.game is not None:
-            self.game.apply(seat, action)
-        else:
-            hand.apply(seat, action)
-        return {"ok": True}
+        events = self.game.apply(seat, action) if self.game is not None else hand.apply(seat, action)
+        return self._acted(events)
+
+    def _acted(self, events: tuple[Event, ...]) -> Message:
+        """An accepted ``act``'s answer: with its events under protocol 2 (capability ``events``)."""
+        return {"ok": True, "events": events_json(events)} if self.protocol >= 2 else {"ok": True}
 
     def _result(self) -> Message | None:
         """A single hand's result once it ended; in a game, the most recent ended hand's (or null)."""
@@ -428,8 +431,8 @@ class Session:
         for step in steps:
             entries.append(answered({"act": handle({"cmd": "act", "seat": step["seat"], "action": step["action"]})}))
         if playout is not None:
-            for seat, action in playout.play(self):
-                entries.append(answered({"act": {"ok": True}, "step": {"seat": seat, "action": action}}))
+            for seat, action, events in playout.play(self):
+                entries.append(answered({"act": self._acted(events), "step": {"seat": seat, "action": action}}))
             answer["choices"] = playout.choices
         last = entries[-1]
         if "state" not in last:
@@ -506,8 +509,8 @@ class _Playout:
         self.choices.append(value)
         return value
 
-    def play(self, session: Session) -> Iterator[tuple[int, str]]:
-        """Take random legal actions in ``session`` until nobody is to act; yield each (seat, action text)."""
+    def play(self, session: Session) -> Iterator[tuple[int, str, tuple[Event, ...]]]:
+        """Take random legal actions in ``session`` until nobody is to act; yield each (seat, action text, events)."""
         game = session.game
         for _ in range(MAX_PLAYOUT_STEPS):
             hand = session._current()
@@ -527,11 +530,8 @@ class _Playout:
                 for _card in range(option.count):
                     mask |= 1 << pool.pop(self.draw(len(pool)))
                 action = Action(DISCARD, mask)
-            if game is not None:
-                game.apply(seat, action)
-            else:
-                hand.apply(seat, action)
-            yield seat, str(action)
+            events = game.apply(seat, action) if game is not None else hand.apply(seat, action)
+            yield seat, str(action), events
         raise RuntimeError(f"a playout did not end within {MAX_PLAYOUT_STEPS} actions")
 
 
@@ -568,6 +568,11 @@ def result_json(result: HandResult) -> dict[str, Any]:
         "next_dealer": result.next_dealer,
         "counts": result.counts,
     }
+
+
+def events_json(events: tuple[Event, ...]) -> list[str]:
+    """The wire form of a move's events: their text (spec/PROTOCOL.md, "Events")."""
+    return [str(e) for e in events]
 
 
 def _seen_json(seen: Seen) -> dict[str, Any]:

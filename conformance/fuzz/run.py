@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import AdapterError, ConformanceError
 from ..paths import default_spec_dir
+from ..setups import start_request
 from ..specdata import load_spec_data
 from .cli import DEFAULT_OUT
 from .driver import Lockstep
@@ -239,7 +240,7 @@ def _decide_options(config: FuzzConfig, candidate: Candidate, reference: Referen
                 raise FuzzConfigError("the engine is not configurable and follows other options: "
                                       + ", ".join(conflicts))
     chosen = dict(sorted(chosen.items(), key=lambda kv: int(kv[0][1:]) if kv[0][1:].isdigit() else 0))
-    probe = reference.handle({"cmd": "start", "options": chosen, "setup": {"dealer": 0, "seed": 0}})
+    probe = reference.handle(start_request({"dealer": 0, "seed": 0}, chosen))
     if not probe.get("ok"):
         raise FuzzConfigError(f"the reference refuses the options {_options_text(chosen)}: "
                               f"{probe.get('error', {}).get('message')}")

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from reference_engine import Profile, SetupError
 
+from .doors import LOOPBACK, Limits
 from .replay import ReplayError, load_replay
 from .table import Table
 
@@ -35,6 +36,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="make the deals repeatable")
     p.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS", help="pause before a bot acts (default 0.6)")
     p.add_argument("--no-browser", action="store_true", help="print the links instead of opening a browser")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a host name (or address) the table answers to besides this machine's loopback names, "
+                        "e.g. the name friends on your network use (repeatable); pages of other hosts are refused")
+    p.add_argument("--max-tables", type=int, default=Limits.max_tables, metavar="N",
+                   help=f"tables open at once (default {Limits.max_tables}); idle and finished ones are freed")
+    p.add_argument("--max-sockets-per-seat", type=int, default=Limits.max_sockets_per_seat, metavar="N",
+                   help=f"connections (tabs) open on one seat (default {Limits.max_sockets_per_seat})")
+    p.add_argument("--idle-minutes", type=float, default=Limits.idle_seconds / 60, metavar="M",
+                   help=f"free a table nobody has used for M minutes (default {Limits.idle_seconds / 60:g})")
     p.add_argument("--replay", metavar="SCENARIO", help="a scenario ID of the corpus, a scenario .yaml file "
                    "(file.yaml#id for one of several) or a fuzz .trace.json: open it in the replay viewer")
     return p
@@ -85,8 +95,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"hakka-play: error: the table needs the `play` extra ({exc.name} is missing): "
               "pip install -e '.[play]'", file=sys.stderr)
         return 2
-    server = PlayServer(bot_delay=args.bot_delay, replays=replays)
+    limits = Limits(max_tables=args.max_tables, max_sockets_per_seat=args.max_sockets_per_seat,
+                    idle_seconds=args.idle_minutes * 60)
+    hosts = [*LOOPBACK, *args.allow_host] + ([] if args.host in ("0.0.0.0", "::") else [args.host])
+    server = PlayServer(bot_delay=args.bot_delay, replays=replays, limits=limits, allowed_hosts=hosts)
     table = server.add_table(Table(humans=range(args.humans), profile=profile, seed=args.seed, bot=args.bot))
+    mine = table.take_free()
     port = args.port
     if port == 0:
         with socket.socket() as s:
@@ -94,19 +108,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             port = s.getsockname()[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
     base = f"http://{host}:{port}"
-    first = f"{base}/replay/view?id=cli" if args.replay else server.links(table, base)[0]["url"]
+    own = f"{base}/table/{table.id}?token={table.seats[mine or 0].token}"
+    first = f"{base}/replay/view?id=cli" if args.replay else own
     print(f"Hakka Cards table at {base}  (Ctrl-C stops it)")
+    if args.host not in LOOPBACK and not args.allow_host:
+        print("note: the table answers only to the names it is reached by: add --allow-host NAME for each "
+              "name or address your friends' browsers use (e.g. this machine's address on your network)")
     if profile.changed():
         print("options: " + ", ".join(f"{k}={v}" for k, v in profile.changed().items()))
-    for link in server.links(table, base):
-        print(f"  seat {link['seat']}: {link['url']}")
+    print(f"  your seat {mine}: {own}")
+    for link in server.invites(table, base):  # single-use: the first person to open one takes that seat
+        print(f"  invitation to seat {link['seat']}: {link['url']}")
     print(f"  replay viewer: {base}/replay")
     if args.replay:
         print(f"  this replay:   {first}")
     if not args.no_browser:
         threading.Timer(0.8, webbrowser.open, args=(first,)).start()
     try:
-        uvicorn.run(server.app(), host=args.host, port=port, log_level="warning")
+        uvicorn.run(server.app(), host=args.host, port=port, log_level="warning", ws_max_size=64 * 1024)
     except KeyboardInterrupt:
         pass
     return 0

@@ -32,7 +32,7 @@ from ..errors import ConformanceError
 from ..loader import Scenario, load_scenarios
 from ..paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
 from ..schemas import load_schemas
-from ..setups import with_seeds
+from ..setups import requested_options, start_request
 from ..specdata import load_spec_data
 from .rules import Rulebook
 
@@ -101,7 +101,7 @@ class _Replayer:
         self.problem: str | None = None
 
     def start(self, setup: Mapping[str, Any], options: Mapping[str, str], line: int | None) -> bool:
-        answer = self.session.handle({"cmd": "start", "setup": with_seeds(setup, str), "options": dict(options)})
+        answer = self.session.handle(start_request(setup, options))
         step: Message = {"kind": "setup", "label": "the deal", "seat": None, "action": None,
                          "outcome": self._outcome(answer), "expect": None, "line": line, "state": None}
         if answer["ok"]:
@@ -120,7 +120,7 @@ class _Replayer:
     def refused_start(self, setup: Mapping[str, Any], options: Mapping[str, str], expected: str,
                       line: int | None) -> None:
         """A `start` the scenario expects refused: the engine's answer, and the state (unchanged) after it."""
-        answer = self.session.handle({"cmd": "start", "setup": with_seeds(setup, str), "options": dict(options)})
+        answer = self.session.handle(start_request(setup, options))
         self.steps.append({"kind": "start", "label": f"a setup to refuse as {expected}", "seat": None,
                            "action": None, "outcome": self._outcome(answer), "expect": {"error": expected},
                            "expected_error": expected, "request": dict(setup), "line": line, "state": self.state()})
@@ -147,10 +147,6 @@ class _Replayer:
                            "expect": expect, "line": line, "state": self.state(), **(extra or {})})
 
 
-def _options(requires: Any) -> dict[str, str]:
-    return dict(requires) if isinstance(requires, Mapping) else {}
-
-
 def replay_scenario(scenario: Scenario, book: Rulebook | None = None) -> Message:
     """One scenario of any kind as a replay."""
     book = book or Rulebook.default()
@@ -168,13 +164,13 @@ def replay_scenario(scenario: Scenario, book: Rulebook | None = None) -> Message
     r = _Replayer(book)
     if scenario.kind == "setup":  # a start the engine must refuse, perhaps over a hand in play
         if "before" in body:
-            r.start(body["before"], _options(scenario.requires), scenario.line_of("setup", "before"))
-        options = body["options"] if "options" in body else _options(scenario.requires)
+            r.start(body["before"], requested_options(scenario.requires), scenario.line_of("setup", "before"))
+        options = body["options"] if "options" in body else requested_options(scenario.requires)
         r.refused_start(body["start"], options, body["error"], scenario.line_of("setup", "start"))
         out["steps"], out["problem"] = r.steps, r.problem
         return out
     setup = {"game": dict(body["setup"])} if scenario.kind == "game" else dict(body["setup"])
-    if r.start(setup, _options(scenario.requires), scenario.line_of(scenario.kind, "setup")):
+    if r.start(setup, requested_options(scenario.requires), scenario.line_of(scenario.kind, "setup")):
         steps = body.get("prefix", []) if scenario.kind == "count" else body.get("steps", [])
         for i, step in enumerate(steps):
             line = scenario.line_of(scenario.kind, "prefix" if scenario.kind == "count" else "steps", i)

@@ -1,96 +1,210 @@
 """The table's web server: Starlette routes and one WebSocket per open seat.
 
 Routes
-  ``GET  /``                          the lobby: create a table (people, decision options)
-  ``POST /api/tables``                create a table; answers the seat links of the people
+  ``GET  /``                          the lobby: create a table, or take a free seat of a listed one
+  ``GET  /api/tables``                the listed tables with their free seats (never a token)
+  ``POST /api/tables``                create a table; answers the creator's seat link and one single-use
+                                      invitation per other person (``/join/{table}?invite=…``)
+  ``POST /api/join``                  redeem an invitation, or take a free seat of a listed table
   ``GET  /table/{table}?token=…``     the table page of the seat the token opens
   ``WS   /ws/{table}?token=…``        that seat's messages (below)
   ``GET  /replay`` ``/replay/view?id=…`` ``/api/replay?id=…``   the replay viewer
   ``GET  /rulebook/…``                the built rulebook (docs/_build/html) or, if it is
                                       not built, the clauses and decisions of spec/ as plain pages
 
-Messages (JSON). From the browser: ``{"type": "act", "action": "play Sup3"}``,
+Every request passes :class:`~conformance.play.doors.Doors` (``Host`` and ``Origin`` on an
+allow-list, loopback by default). ``POST`` requests take ``Content-Type: application/json`` only,
+which a form of another site cannot send.
+
+Messages (JSON text frames). From the browser: ``{"type": "act", "action": "play Sup3"}``,
 ``{"type": "next"}`` (seen the end of the hand). To the browser:
-``{"type": "hello", "links": {rule: {href, title}}}`` once, then
-``{"type": "view", …}`` (:meth:`Table.view` of that seat, nothing else) after
-every change, and ``{"type": "error", "kind", "message", "rule", "href"}`` to
-the seat whose message was refused. The seat comes from the token alone.
+``{"type": "hello", "seat", "links": {rule: {href, title}}, "invite": [...]}`` once, then
+``{"type": "view", …}`` (:meth:`Table.view` of that seat, nothing else) after every change, and
+``{"type": "error", "kind", "message", "rule", "href", "title", "statement", "detail"}`` to the socket
+whose message was refused. A frame that is not a message of the table (binary, not JSON, another
+shape, too long) is answered with an error and a close code (:func:`~conformance.play.doors.read_frame`).
+The seat comes from the token alone; the language of the messages from the socket's handshake.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import json
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
-from reference_engine import HakkaError, Profile, SetupError
+from reference_engine import HakkaError
 
 from ..paths import PACKAGE_DIR
+from .doors import LOOPBACK, POLICY, ASGIApp, BadFrame, Doors, Limits, read_frame
+from .i18n import COOKIE, LANGUAGES, Msg, choose, page, rulebook_text, statement
 from .replay import corpus, index, load_replay
 from .rules import Rulebook
 from .table import Table, TableError
 
 STATIC = Path(__file__).resolve().parent / "static"
 BUILT_RULEBOOK = PACKAGE_DIR.parent / "docs" / "_build" / "html"  # a checkout's built book, if any
-MAX_MESSAGE = 4096
 FORBIDDEN = 4403  # WebSocket close code: no such table or seat
+JANITOR_SECONDS = 30.0
+
+
+def language(conn: HTTPConnection) -> str:
+    return choose(conn.query_params, conn.cookies, conn.headers)
+
+
+@dataclass
+class Open:
+    """One table the server holds: its sockets (each with its language), when it was last used, its bots."""
+
+    table: Table
+    sockets: dict[int, dict[WebSocket, str]] = field(default_factory=lambda: {i: {} for i in range(4)})
+    last_active: float = 0.0
+    bots: asyncio.Task[None] | None = None
+
+    @property
+    def connected(self) -> int:
+        return sum(len(s) for s in self.sockets.values())
 
 
 class PlayServer:
     """The tables of one running server, their open sockets and their bots."""
 
     def __init__(self, bot_delay: float = 0.6, rulebook: Rulebook | None = None,
-                 replays: dict[str, str] | None = None) -> None:
-        self.tables: dict[str, Table] = {}
-        self.sockets: dict[str, dict[int, set[WebSocket]]] = {}
+                 replays: dict[str, str] | None = None, limits: Limits | None = None,
+                 allowed_hosts: Iterable[str] = LOOPBACK, clock: Callable[[], float] = time.monotonic) -> None:
+        self.open: dict[str, Open] = {}
         self.bot_delay = bot_delay
         self.rulebook = rulebook or Rulebook.default()
         self.replays = dict(replays or {})
         """Replays named on the command line: a short name → the scenario ID or file."""
-        self._bots: dict[str, asyncio.Task[None]] = {}
+        self.limits = limits or Limits()
+        self.allowed_hosts = tuple(allowed_hosts)
+        self.clock = clock
+
+    @property
+    def tables(self) -> dict[str, Table]:
+        return {tid: held.table for tid, held in self.open.items()}
 
     def add_table(self, table: Table) -> Table:
-        self.tables[table.id] = table
-        self.sockets[table.id] = {i: set() for i in range(4)}
+        self.open[table.id] = Open(table, last_active=self.clock())
         return table
 
     def links(self, table: Table, base: str = "") -> list[dict[str, Any]]:
+        """Every person's seat link: for the command line that started the server, never for a page."""
         return [{"seat": s.index, "url": f"{base}/table/{table.id}?token={s.token}"} for s in table.seats if s.human]
+
+    @staticmethod
+    def invites(table: Table, base: str = "") -> list[dict[str, Any]]:
+        """The seats not yet taken, each as its single-use invitation link (no seat token)."""
+        return [{"seat": seat, "url": f"{base}/join/{table.id}?invite={code}"} for seat, code in table.invitations()]
+
+    # ------------------------------------------------------------ freeing tables
+
+    def sweep(self) -> list[str]:
+        """Free every table nobody is connected to that is finished, or idle too long; return their IDs."""
+        now = self.clock()
+        freed = []
+        for tid, held in list(self.open.items()):
+            if held.connected:
+                continue
+            quiet = now - held.last_active
+            if quiet >= self.limits.idle_seconds or (held.table.over and quiet >= self.limits.finished_seconds):
+                freed.append(tid)
+                self.free(tid)
+        return freed
+
+    def free(self, tid: str) -> None:
+        held = self.open.pop(tid, None)
+        if held is not None and held.bots is not None:
+            held.bots.cancel()
+
+    async def _janitor(self) -> None:
+        while True:
+            await asyncio.sleep(JANITOR_SECONDS)
+            self.sweep()
+
+    @contextlib.asynccontextmanager
+    async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.get_running_loop().create_task(self._janitor())
+        try:
+            yield
+        finally:
+            task.cancel()
 
     # ------------------------------------------------------------ messages
 
-    def error(self, exc: HakkaError | str, kind: str = "malformed") -> dict[str, Any]:
-        if isinstance(exc, HakkaError):
-            return {"type": "error", "kind": exc.kind, "message": exc.message, "rule": exc.rule,
-                    "href": self.rulebook.href(exc.rule), "title": self.rulebook.title(exc.rule) if exc.rule else None}
-        return {"type": "error", "kind": kind, "message": exc, "rule": None, "href": None, "title": None}
+    def error(self, exc: HakkaError | Msg, lang: str, kind: str = "malformed") -> dict[str, Any]:
+        """An error message in ``lang``: the table's own words translated; an engine's refusal as the
+        translated name of its clause, with the clause's statement and the engine's words (English)."""
+        out: dict[str, Any] = {"type": "error", "kind": kind, "message": "", "rule": None, "href": None,
+                               "title": None, "statement": None, "detail": None}
+        if isinstance(exc, Msg):
+            out["message"] = exc.render(lang)
+            return out
+        out.update(kind=exc.kind, rule=exc.rule, href=self.rulebook.href(exc.rule),
+                   title=rulebook_text(lang, self.rulebook.title(exc.rule)) if exc.rule else None,
+                   statement=statement(self.rulebook.clauses, exc.rule, lang) if exc.rule else None)
+        if isinstance(exc, TableError):
+            out["message"] = exc.msg.render(lang)
+        else:
+            template = Msg("Refused by rule {rule}.", rule=exc.rule) if exc.rule else Msg("Refused.")
+            out["message"] = template.render(lang)
+            out["detail"] = exc.message  # the engine's own words: English
+        return out
+
+    def _view_text(self, held: Open, seat: int, lang: str, cache: dict[tuple[int, str], str]) -> str:
+        key = (seat, lang)
+        if key not in cache:
+            view = held.table.view(seat)
+            problem = view.get("problem")
+            view["problem"] = problem.render(lang) if isinstance(problem, Msg) else problem
+            cache[key] = json.dumps(view)
+        return cache[key]
 
     async def broadcast(self, table: Table) -> None:
-        for seat, sockets in self.sockets[table.id].items():
-            if not sockets:
-                continue
-            text = json.dumps(table.view(seat))
-            for ws in list(sockets):
-                try:
-                    await ws.send_text(text)
-                except Exception:  # noqa: BLE001 - a socket closing under us: forget it
-                    sockets.discard(ws)
+        """Each socket of the table gets its seat's view once (one view built per seat and language)."""
+        held = self.open.get(table.id)
+        if held is None:
+            return
+        cache: dict[tuple[int, str], str] = {}
+        for seat, sockets in held.sockets.items():
+            for ws, lang in list(sockets.items()):
+                await self._send(held, seat, ws, self._view_text(held, seat, lang, cache))
+
+    async def _send(self, held: Open, seat: int, ws: WebSocket, text: str) -> None:
+        try:
+            await ws.send_text(text)
+        except Exception:  # noqa: BLE001 - a socket closing under us: forget it
+            held.sockets[seat].pop(ws, None)
+
+    async def tell_host(self, table: Table) -> None:
+        """The creator's page lists the invitations still open: a seat just taken leaves the list."""
+        held = self.open.get(table.id)
+        if held is None or table.host is None:
+            return
+        text = json.dumps({"type": "invite", "invite": self.invites(table)})
+        for ws in list(held.sockets[table.host]):
+            await self._send(held, table.host, ws, text)
 
     def wake_bots(self, table: Table) -> None:
-        task = self._bots.get(table.id)
-        if task is None or task.done():
-            self._bots[table.id] = asyncio.get_running_loop().create_task(self._run_bots(table))
+        held = self.open.get(table.id)
+        if held is not None and (held.bots is None or held.bots.done()):
+            held.bots = asyncio.get_running_loop().create_task(self._run_bots(held))
 
-    async def _run_bots(self, table: Table) -> None:
+    async def _run_bots(self, held: Open) -> None:
+        table = held.table
         while True:
             seat = table.bot_to_act()
             if seat is None:
@@ -101,111 +215,110 @@ class PlayServer:
             try:
                 table.act(seat, table.bot_action(seat))
             except HakkaError as exc:  # a bot's choice the engine refuses: say so at the table, never hang
-                table.problem = f"the bot at seat {seat} chose an action the engine refuses: {exc}"
+                table.problem = Msg("the bot at seat {seat} chose an action the engine refuses: {error}",
+                                    seat=seat, error=str(exc))
+            held.last_active = self.clock()
             await self.broadcast(table)
 
-    async def handle(self, table: Table, seat: int, text: str) -> dict[str, Any] | None:
+    def handle(self, table: Table, seat: int, message: dict[str, Any], lang: str) -> dict[str, Any] | None:
         """One message of ``seat``: ``None`` when it changed the table, else the error to send back."""
-        if len(text) > MAX_MESSAGE:
-            return self.error(f"a message is at most {MAX_MESSAGE} characters")
-        try:
-            message = json.loads(text)
-        except json.JSONDecodeError:
-            return self.error('a message must be JSON, such as {"type": "act", "action": "pass"}')
-        if not isinstance(message, dict):
-            return self.error("a message must be a JSON object")
         if "seat" in message and message["seat"] != seat:
-            return self.error(TableError(
-                f"this connection holds seat {seat}'s token: it cannot act for seat {message['seat']!r}",
-                rule="GAME-5", seat=seat))
-        kind = message.get("type")
+            return self.error(TableError(Msg(
+                "this connection holds seat {seat}'s token: it cannot act for seat {other}",
+                seat=seat, other=repr(message["seat"])), rule="GAME-5", seat=seat), lang)
         try:
-            if kind == "act":
-                action = message.get("action")
-                if not isinstance(action, str):
-                    return self.error('an act message needs "action", a string such as "play Sup3"')
-                table.act(seat, action)
-            elif kind == "next":
-                table.next_hand(seat)
+            if message["type"] == "act":
+                table.act(seat, message["action"])
             else:
-                return self.error(f"unknown message type {kind!r}: the types are act and next")
+                table.next_hand(seat)
         except HakkaError as exc:
-            return self.error(exc)
+            return self.error(exc, lang)
         return None
 
-    # ------------------------------------------------------------ routes
+    # ------------------------------------------------------------ the socket of a seat
+
+    async def socket(self, ws: WebSocket) -> None:
+        lang = language(ws)
+        held = self.open.get(ws.path_params["table"])
+        seat = None if held is None else held.table.seat_of(ws.query_params.get("token"))
+        await ws.accept()
+        if held is None or seat is None:
+            await ws.send_text(json.dumps(self.error(Msg("no such table or seat token"), lang, kind="forbidden")))
+            await ws.close(code=FORBIDDEN)
+            return
+        table, sockets = held.table, held.sockets[seat]
+        if len(sockets) >= self.limits.max_sockets_per_seat:
+            bound = Msg("seat {seat} already has {limit} connections open, the bound (hakka-play --max-sockets-per-seat): close a tab",
+                        seat=seat, limit=self.limits.max_sockets_per_seat)
+            await ws.send_text(json.dumps(self.error(bound, lang, kind="refused")))
+            await ws.close(code=POLICY, reason="too many connections to this seat")
+            return
+        sockets[ws] = lang
+        table.occupy(seat)
+        table.seats[seat].connections = len(sockets)
+        held.last_active = self.clock()
+        try:
+            invite = self.invites(table) if seat == table.host else []
+            links = {rule: {**link, "title": rulebook_text(lang, link["title"])} for rule, link in self.rulebook.links().items()}
+            await ws.send_text(json.dumps({"type": "hello", "seat": seat, "links": links, "invite": invite, "lang": lang}))
+            if len(sockets) == 1:  # the seat comes online: every socket's view shows it
+                await self.broadcast(table)
+            else:  # another tab of a seat already online: only this socket needs the view
+                await self._send(held, seat, ws, self._view_text(held, seat, lang, {}))
+            self.wake_bots(table)
+            await self._serve(held, seat, ws, lang)
+        finally:
+            sockets.pop(ws, None)
+            table.seats[seat].connections = len(sockets)
+            held.last_active = self.clock()
+            if not sockets and table.id in self.open:  # the seat goes offline
+                try:
+                    await self.broadcast(table)
+                except Exception:  # noqa: BLE001 - the server may be shutting down
+                    pass
+
+    async def _serve(self, held: Open, seat: int, ws: WebSocket, lang: str) -> None:
+        table = held.table
+        while True:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            message = read_frame(frame, self.limits.max_message)
+            if isinstance(message, BadFrame):
+                await ws.send_text(json.dumps(self.error(message.msg, lang)))
+                await ws.close(code=message.code, reason=f"close code {message.code}")
+                return
+            answer = self.handle(table, seat, message, lang)
+            held.last_active = self.clock()
+            if answer is not None:
+                await ws.send_text(json.dumps(answer))
+                continue
+            await self.broadcast(table)
+            self.wake_bots(table)
+
+    # ------------------------------------------------------------ pages
+
+    def html_page(self, name: str, conn: HTTPConnection, status_code: int = 200) -> Response:
+        lang = language(conn)
+        response = HTMLResponse(page(STATIC / name, lang), status_code=status_code)
+        if conn.query_params.get("lang") in LANGUAGES:  # the switcher's choice, kept for the session
+            response.set_cookie(COOKIE, lang, samesite="lax")
+        return response
 
     async def lobby(self, request: Request) -> Response:
-        return FileResponse(STATIC / "lobby.html")
+        return self.html_page("lobby.html", request)
 
     async def spec(self, request: Request) -> Response:
         return JSONResponse({"decisions": self.rulebook.configurable(), "links": self.rulebook.links()})
 
-    async def create(self, request: Request) -> Response:
-        try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return JSONResponse({"error": "the request must be JSON"}, status_code=400)
-        if not isinstance(body, dict):
-            return JSONResponse({"error": "the request must be a JSON object"}, status_code=400)
-        humans = body.get("humans", 1)
-        options = body.get("options") or {}
-        if not isinstance(humans, int) or isinstance(humans, bool) or not 1 <= humans <= 4:
-            return JSONResponse({"error": "humans must be 1-4"}, status_code=400)
-        if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
-            return JSONResponse({"error": "options must map decision IDs to option IDs"}, status_code=400)
-        try:
-            profile = Profile.from_options(options)
-        except SetupError as exc:
-            return JSONResponse({"error": str(exc), "rule": exc.rule, "href": self.rulebook.href(exc.rule)},
-                                status_code=400)
-        table = self.add_table(Table(humans=range(humans), profile=profile))
-        return JSONResponse({"table": table.id, "links": self.links(table)})
-
     async def table_page(self, request: Request) -> Response:
-        table = self.tables.get(request.path_params["table"])
-        if table is None or table.seat_of(request.query_params.get("token")) is None:
-            return HTMLResponse("<h1>No such seat</h1><p>This link opens no seat of a table on this server. "
-                                '<a href="/">Start a table</a>.</p>', status_code=404)
-        return FileResponse(STATIC / "table.html")
-
-    async def socket(self, ws: WebSocket) -> None:
-        table = self.tables.get(ws.path_params["table"])
-        seat = None if table is None else table.seat_of(ws.query_params.get("token"))
-        await ws.accept()
-        if table is None or seat is None:
-            await ws.send_text(json.dumps(self.error("no such table or seat token", kind="forbidden")))
-            await ws.close(code=FORBIDDEN)
-            return
-        sockets = self.sockets[table.id][seat]
-        sockets.add(ws)
-        table.seats[seat].connections += 1
-        try:
-            invite = self.links(table) if seat == min(table.humans, default=0) else []
-            await ws.send_text(json.dumps({"type": "hello", "seat": seat, "links": self.rulebook.links(),
-                                           "invite": invite}))
-            await self.broadcast(table)
-            self.wake_bots(table)
-            while True:
-                text = await ws.receive_text()
-                answer = await self.handle(table, seat, text)
-                if answer is not None:
-                    await ws.send_text(json.dumps(answer))
-                    continue
-                await self.broadcast(table)
-                self.wake_bots(table)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            sockets.discard(ws)
-            table.seats[seat].connections -= 1
-            try:
-                await self.broadcast(table)
-            except Exception:  # noqa: BLE001 - the server may be shutting down
-                pass
+        held = self.open.get(request.path_params["table"])
+        if held is None or held.table.seat_of(request.query_params.get("token")) is None:
+            return self.html_page("noseat.html", request, status_code=404)
+        return self.html_page("table.html", request)
 
     async def replay_index(self, request: Request) -> Response:
-        return FileResponse(STATIC / "replay.html")
+        return self.html_page("replay.html", request)
 
     async def replay_list(self, request: Request) -> Response:
         named = [{"id": name, "title": ref, "kind": "named", "file": ref, "clauses": [], "generated": False}
@@ -216,7 +329,8 @@ class PlayServer:
         ref = request.query_params.get("id", "")
         ref = self.replays.get(ref, ref)
         if ref not in self.replays.values() and not _is_corpus_id(ref):
-            return JSONResponse({"error": f"no scenario {ref!r}"}, status_code=404)
+            return JSONResponse({"error": Msg("no scenario {id}", id=repr(ref)).render(language(request))},
+                                status_code=404)
         try:
             return JSONResponse(load_replay(ref, self.rulebook))
         except Exception as exc:  # noqa: BLE001 - a ReplayError or a scenario's InputError: shown, never a traceback
@@ -227,9 +341,9 @@ class PlayServer:
         built = (BUILT_RULEBOOK / path).resolve()
         if BUILT_RULEBOOK.is_dir() and built.is_file() and BUILT_RULEBOOK.resolve() in built.parents:
             return FileResponse(built)
-        return HTMLResponse(self._plain_rulebook(path))
+        return HTMLResponse(self._plain_rulebook(path, language(request)))
 
-    def _plain_rulebook(self, path: str) -> str:
+    def _plain_rulebook(self, path: str, lang: str) -> str:
         """The clauses (or decisions) of one page, from spec/, when the rulebook is not built."""
         book = self.rulebook
         if path == "decisions.html":
@@ -240,17 +354,21 @@ class PlayServer:
         body = "".join(
             f'<section id="{html.escape(i["id"].lower())}"><h2>{html.escape(i["id"])} {html.escape(str(i.get("title", "")))}</h2>'
             f'<p>{html.escape(str(i.get("statement") or i.get("question") or ""))}</p></section>' for i in items)
-        return ('<!doctype html><meta charset="utf-8"><title>Hakka Cards rules</title>'
-                '<style>body{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto}'
-                'section:target{background:#fff6d5}</style>'
-                "<p><em>The rulebook is not built here (<code>sphinx-build docs docs/_build/html</code>); "
-                "these are the clauses of spec/.</em></p>" + body)
+        note = Msg("The rulebook is not built here ({command}); these are the clauses of spec/, in English.",
+                   command="sphinx-build docs docs/_build/html").render(lang)
+        return (f'<!doctype html><html lang="{lang}" dir="{LANGUAGES[lang].dir}"><meta charset="utf-8">'
+                f'<title>Hakka Cards</title><style>body{{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto}}'
+                f'section:target{{background:#fff6d5}}</style><p><em>{html.escape(note)}</em></p><div lang="en" dir="ltr">'
+                + body + "</div></html>")
 
-    def app(self) -> Starlette:
+    def app(self) -> ASGIApp:
+        from .lobby import lobby_routes
+
         routes = [
             Route("/", self.lobby),
+            Route("/join/{table}", self.lobby),
+            *lobby_routes(self),
             Route("/api/spec", self.spec),
-            Route("/api/tables", self.create, methods=["POST"]),
             Route("/table/{table}", self.table_page),
             WebSocketRoute("/ws/{table}", self.socket),
             Route("/replay", self.replay_index),
@@ -261,7 +379,7 @@ class PlayServer:
             Route("/rulebook", lambda r: RedirectResponse("/rulebook/index.html")),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
-        return Starlette(routes=routes)
+        return Doors(Starlette(routes=routes, lifespan=self._lifespan), self.allowed_hosts)
 
 
 def _is_corpus_id(ref: str) -> bool:

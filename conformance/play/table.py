@@ -21,11 +21,13 @@ from random import Random
 from typing import Any
 
 from reference_engine import SCORE_TABLE, Action, Game, HakkaError, Hand, Profile, SetupError
+from reference_engine.events import Discarded, Event, Played, RoundWon
 from reference_engine.game import GAME_OVER, HANDS_PER_GAME
 from reference_engine.hand import Phase
 from reference_engine.wire import observation_json, result_json
 
 from .bots import BOTS, Bot
+from .i18n import Msg
 
 _SCORE_TABLE = {str(tricks): points for tricks, points in SCORE_TABLE.items()}  # SCORE-1, shown at the end of a hand
 DEALS_PER_TABLE = 64
@@ -34,9 +36,15 @@ unscored hands take more (a rule-aware table uses 4-10). Should they run out, th
 
 
 class TableError(HakkaError):
-    """A message the table refuses before it reaches the engine (wrong seat, hand over, …)."""
+    """A message the table refuses before it reaches the engine (wrong seat, hand over, …).
+
+    Its words are a :class:`Msg`, shown in each person's language."""
 
     kind = "refused"
+
+    def __init__(self, msg: Msg | str, *, rule: str | None = None, seat: int | None = None) -> None:
+        self.msg = msg if isinstance(msg, Msg) else Msg(msg)
+        super().__init__(str(self.msg), rule=rule, seat=seat)
 
 
 @dataclass
@@ -45,6 +53,10 @@ class Seat:
     token: str
     bot: Bot | None
     connections: int = 0
+    taken: bool = False
+    """A person holds this seat's link (the creator's seat, a redeemed invitation, a seat taken in the lobby)."""
+    invite: str = ""
+    """The seat's single-use invitation code while nobody has taken it (never its token)."""
 
     @property
     def human(self) -> bool:
@@ -53,7 +65,7 @@ class Seat:
 
 @dataclass
 class Round:
-    """One round of a hand: where it starts in the history, and who won it (public: the tricks moved)."""
+    """One round of a hand: where it starts in the history, and who won it (the hand's RoundWon event)."""
 
     start: int
     winner: int | None = None
@@ -80,6 +92,7 @@ class Table:
         bot: str = "rule",
         first_dealer: int = 0,
         bots: dict[int, Bot] | None = None,
+        listed: bool = False,
     ) -> None:
         # Lower-case hex, so an id or a token can never spell a card name (Sin9, WanSin) on the page or in a view.
         self.id = secrets.token_hex(8)
@@ -94,11 +107,15 @@ class Table:
             Seat(i, secrets.token_hex(24), None if i in humans else chosen.get(i) or BOTS[bot]())
             for i in range(4)
         ]
+        for seat in self.seats:
+            seat.invite = secrets.token_hex(12) if seat.human else ""
+        self.listed = listed
+        """Listed in the lobby: anyone may take a free seat (else by invitation only)."""
         self.current = HandRecord(self.game.hand)
         self.ended: HandRecord | None = None
         """The hand that just ended, shown until every person at the table presses Next hand."""
         self.waiting: set[int] = set()
-        self.problem: str | None = None
+        self.problem: Msg | str | None = None
         self.version = 0
         self._options = self.profile.changed()
 
@@ -121,6 +138,43 @@ class Table:
     def humans(self) -> list[int]:
         return [s.index for s in self.seats if s.human]
 
+    @property
+    def host(self) -> int | None:
+        """The first person's seat: the creator's, whose page offers the invitations."""
+        return min(self.humans, default=None)
+
+    def free_seats(self) -> list[int]:
+        return [s.index for s in self.seats if s.human and not s.taken]
+
+    def invitations(self) -> list[tuple[int, str]]:
+        """(seat, invitation code) of each person's seat nobody has taken yet."""
+        return [(s.index, s.invite) for s in self.seats if s.human and not s.taken]
+
+    def take_free(self) -> int | None:
+        """Give the first free seat to whoever asks (the creator, or a person of the lobby)."""
+        free = self.free_seats()
+        if not free:
+            return None
+        self.seats[free[0]].taken = True
+        return free[0]
+
+    def occupy(self, seat: int) -> None:
+        """Someone holding the seat's token has come: the seat is taken, its invitation void."""
+        self.seats[seat].taken, self.seats[seat].invite = True, ""
+
+    def redeem(self, code: object) -> int | None:
+        """The seat an invitation opens, once: the invitation is spent and its seat taken."""
+        if not isinstance(code, str) or not code:
+            return None
+        found = None
+        for seat in self.seats:
+            if seat.human and not seat.taken and secrets.compare_digest(seat.invite.encode(), code.encode()):
+                found = seat
+        if found is None:
+            return None
+        self.occupy(found.index)
+        return found.index
+
     # ------------------------------------------------------------------ acting
 
     @property
@@ -137,40 +191,40 @@ class Table:
     def act(self, seat: int, action: Action | str) -> None:
         """Apply ``seat``'s action; the engine's error (naming its rule) goes back to the caller."""
         if self.over:
-            raise TableError("the game is over", rule="GAME-1", seat=seat)
+            raise TableError(Msg("the game is over"), rule="GAME-1", seat=seat)
         if self.waiting:
-            raise TableError("the hand is over: the table waits for every player to press Next hand", seat=seat)
+            raise TableError(Msg("the hand is over: the table waits for every player to press Next hand"), seat=seat)
         record = self.current
         hand = record.hand
-        tricks_before = list(hand.tricks)
-        plays_before = len(hand.plays)
+        logged = len(hand.events)
         try:
-            self.game.apply(seat, action)
+            events = self.game.apply(seat, action)
         except SetupError as exc:
             if hand.phase != Phase.ENDED:
                 raise
             self.problem = f"the next deal cannot be made: {exc}"  # the action stood (Game.apply)
+            events = tuple(hand.events[logged:])  # and its events are in the hand's log
         self.version += 1
-        self._track_rounds(record, tricks_before, plays_before)
+        self._track_rounds(record, events)
         if hand.phase == Phase.ENDED:
             self.ended = record
             self.current = HandRecord(self.game.hand)
             self.waiting = set() if self.over else set(self.humans)
 
     @staticmethod
-    def _track_rounds(record: HandRecord, tricks_before: list[int], plays_before: int) -> None:
-        hand = record.hand
-        last = hand.history[-1][1] if hand.history else None
-        if last is not None and last.verb in ("play", "discard") and plays_before == 0:
-            record.rounds.append(Round(start=len(hand.history) - 1))
-        gained = [s for s in range(4) if hand.tricks[s] > tricks_before[s]]
-        if gained and record.rounds:
-            record.rounds[-1].winner = gained[0]
+    def _track_rounds(record: HandRecord, events: tuple[Event, ...]) -> None:
+        """Rounds from the move's events: a play or discard after a won round starts one, a round won ends it."""
+        rounds = record.rounds
+        for event in events:
+            if isinstance(event, (Played, Discarded)) and (not rounds or rounds[-1].winner is not None):
+                rounds.append(Round(start=len(record.hand.history) - 1))  # the move's own action, the last one
+            elif isinstance(event, RoundWon) and rounds:
+                rounds[-1].winner = event.seat
 
     def next_hand(self, seat: int) -> None:
         """``seat`` has seen the end of the hand; play resumes when every person has."""
         if seat not in self.waiting:
-            raise TableError("there is no ended hand to move on from", seat=seat)
+            raise TableError(Msg("there is no ended hand to move on from"), seat=seat)
         self.waiting.discard(seat)
         self.version += 1
 

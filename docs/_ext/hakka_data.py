@@ -20,6 +20,7 @@ from hakka_gettext import N_
 
 import reference_engine as engine
 from reference_engine.cards import NAMES
+from reference_engine.events import EldersPromoted
 
 WAN_SIN = "WanSin"
 CARD_ORDER = {name: i for i, name in enumerate(NAMES)}
@@ -153,26 +154,29 @@ def setup_hands(setup: dict[str, Any], options: dict[str, str]) -> tuple[list[li
 
 
 def elders_by_step(setup: dict[str, Any], steps: list[dict[str, Any]], options: dict[str, str]) -> list[list[str]]:
-    """The Elders before each step of a one-hand trajectory, as the engine tracks them (ELD-2, D19).
+    """The Elders before each step of a one-hand trajectory: those of the deal, plus the cards each
+    step's events promote (ELD-2, D19).
 
     Refused steps change nothing; should a step not apply (a scenario that
     expects the engine to refuse it without saying so), the Elders stay as
     they were from there on.
     """
     first = engine_hand(setup, options)[0]
-    elders = [c.name for c in _cards_of(engine.Cards(first.elders))]
+    elders = first.elders
     hand: engine.Hand | None = first
     out = []
     for step in steps:
-        out.append(elders)
+        out.append([c.name for c in _cards_of(engine.Cards(elders))])
         if hand is None or "do" not in step or "seat" not in step:
             continue
         try:
-            hand.apply(int(step["seat"]), str(step["do"]))
+            events = hand.apply(int(step["seat"]), str(step["do"]))
         except engine.HakkaError:
             hand = None
             continue
-        elders = [c.name for c in _cards_of(engine.Cards(hand.elders))]
+        for event in events:
+            if isinstance(event, EldersPromoted):
+                elders |= event.mask
     return out
 
 

@@ -123,3 +123,69 @@ def test_run_help_documents_engine_specs(capsys):
     out = capsys.readouterr().out
     for spec in ("reference-subprocess", "python:MODULE:FACTORY", "cmd:COMMAND"):
         assert spec in out
+
+
+def test_the_closing_line_counts_each_status_as_itself(tmp_path, capsys):
+    # Before: one xpass printed "1 failed" while the table showed 0 fail; errors were "failed" too.
+    xf = tmp_path / "xf.yaml"
+    xf.write_text("example-count-calling-two-plies: listed\n")
+    assert main(["run", "--engine", fake_cmd("crash-on-act"), *SELECT, "--expected-failures", str(xf)]) == 1
+    closing = capsys.readouterr().out.strip().splitlines()[-1]
+    assert closing.startswith("8 scenario(s) in ") and ": 5 passed, 0 failed, 1 error, 1 xpass, 1 skipped" in closing
+    report = tmp_path / "r.json"
+    assert main(["run", "--engine", SCRIPTED, *SELECT, "--id", "example-pattern-run-*", "--expected-failures", str(xf),
+                 "--json", str(report)]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1].endswith(": 1 passed, 0 failed")
+
+
+@pytest.mark.parametrize("source, words", [
+    ("import no_such_module_of_hakka\n", ["cannot import 'broken_engine'", "ModuleNotFoundError",
+                                          "no_such_module_of_hakka"]),
+    ("def Engine(:\n", ["cannot import 'broken_engine'", "SyntaxError"]),
+    ("raise RuntimeError('the engine needs a licence file')\n", ["RuntimeError: the engine needs a licence file"]),
+    ("X = 1\n", ["module 'broken_engine' has no attribute 'Engine'"]),
+])
+def test_a_python_engine_that_cannot_be_imported_is_one_clear_error(tmp_path, monkeypatch, capsys, source, words):
+    # Before: "0 passed, 525 failed" over 3,170 lines, exit 1.
+    (tmp_path / "broken_engine.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "broken_engine", raising=False)
+    assert main(["run", "--engine", "python:broken_engine:Engine", *SELECT]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: engine 'python:broken_engine:Engine': "), lines
+    for word in words:
+        assert word in lines[0]
+
+
+def test_statuses_are_typed_and_none_can_be_made_up():
+    from conformance.results import Result, Status
+
+    # Text is refused by the type checker (hence the ignores) and checked at run time, as a report's is.
+    assert Result("x", "xpass").status is Status.XPASS  # type: ignore[arg-type]
+    assert Status.XPASS.bad and not Status.XFAIL.bad
+    with pytest.raises(ValueError, match="'FAILED' is not a status"):
+        Result("x", "FAILED")  # type: ignore[arg-type]
+
+
+def test_the_report_flags_and_their_path_checks_come_from_the_reporters_table(tmp_path, monkeypatch, capsys):
+    from conformance import cli
+    from conformance.reporters import REPORTERS, Reporter, RunRecord
+
+    class Ids(Reporter):
+        flag = "--ids-file"
+        help = "write the IDs run"
+
+        def write(self, record: RunRecord) -> None:
+            self.path.write_text("".join(f"{r.id} {r.status}\n" for r in record.results))
+
+    monkeypatch.setattr(cli, "REPORTERS", (*REPORTERS, Ids))
+    out = tmp_path / "ids.txt"
+    assert cli.main(["run", "--engine", SCRIPTED, *SELECT, "--kind", "count", "--ids-file", str(out)]) == 0
+    assert out.read_text() == "example-count-calling-two-plies pass\n"
+    capsys.readouterr()
+    assert cli.main(["run", "--engine", SCRIPTED, *SELECT, "--ids-file", str(tmp_path)]) == 2  # a directory
+    assert f"--ids-file {tmp_path}: is a directory" in capsys.readouterr().err
+    assert cli.main(["run", "--engine", SCRIPTED, *SELECT, "--json", str(out), "--ids-file", str(out)]) == 2
+    assert "the same file as --json" in capsys.readouterr().err

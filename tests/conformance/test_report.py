@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from conformance.report import Progress, failure_details, summary_table
-from conformance.results import Result
+from conformance.results import FAIL, PASS, SKIP, TIMEOUT, Result
 
 
 class _Scenario:
@@ -15,12 +15,12 @@ class _Scenario:
 
 def results() -> list[Result]:
     return [
-        Result("a-1", "pass", area="PLAY", clauses=("PLAY-1",)),
-        Result("a-2", "fail", "expectation not met: to_act", area="PLAY", clauses=("PLAY-4",), at="steps[2]",
+        Result("a-1", PASS, area="PLAY", clauses=("PLAY-1",)),
+        Result("a-2", FAIL, "expectation not met: to_act", area="PLAY", clauses=("PLAY-4",), at="steps[2]",
                at_line=30, action="seat 1 do 'pass'", key="to_act", diff=("expected: 1", "actual:   3"),
                stderr="engine says hi\n", file="x.yaml", line=20),
-        Result("b-1", "skip", "no", area="CALL"),
-        Result("c-1", "timeout", "no answer", area="ZZZ"),
+        Result("b-1", SKIP, "no", area="CALL"),
+        Result("c-1", TIMEOUT, "no answer", area="ZZZ"),
     ]
 
 

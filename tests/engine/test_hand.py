@@ -532,7 +532,8 @@ def test_copy_copies_every_slot() -> None:
     other = hand.copy()
     for name in Hand.__slots__:
         assert getattr(other, name) == getattr(hand, name), name
-    assert other.hands is not hand.hands and other.history is not hand.history
+    assert other.hands is not hand.hands and other.events is not hand.events
+    assert other.round is not hand.round and other.round.plays is not hand.round.plays
 
 
 def test_apply_accepts_text_and_actions_alike() -> None:

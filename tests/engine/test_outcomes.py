@@ -6,10 +6,12 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 import yaml
 
-from reference_engine import DEFAULT_PROFILE, Hand
-from reference_engine.outcomes import END_KINDS, hand_outcomes, outcome_classes, refusal_outcome
+from reference_engine import DEFAULT_PROFILE, Game, Hand, parse_event
+from reference_engine.cards import NUMBER_MASKS, WAN_SIN_BIT
+from reference_engine.outcomes import END_KINDS, event_outcomes, hand_outcomes, outcome_classes, refusal_outcome
 from reference_engine.profile import Profile
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
@@ -85,3 +87,50 @@ def test_outcomes_agree_with_the_result_of_random_hands() -> None:
     assert {"end:claim", "end:void", "end:played-out", "pp:loses", "claim:declined"} <= seen
     assert refusal_outcome(None) == "refusal:malformed"
     assert DEFAULT_PROFILE is not None
+
+
+def _ones_beaten_by_replay(hand: Hand) -> bool:
+    """The state's reading of ``set-of-ones:beaten`` (as hand_outcomes read it before the events): replay the
+    hand, and see whether a play became the round's best while a Set of 1s was (PAT-4, D16)."""
+    ones = NUMBER_MASKS[1] | WAN_SIN_BIT
+    replay = Hand.deal(hand.dealer, list(hand.dealt), hand.profile)
+    for seat, action in hand.history:
+        round_ = replay.round  # the round this action is played in (a round won gives way to a new one)
+        best = round_.best_mask
+        ones_best = replay.phase == "playing" and round_.acted > 0 and best & ~ones == 0 and best.bit_count() >= 2
+        replay.apply(seat, action)
+        if ones_best and action.verb == "play" and round_.best_mask == action.mask:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("options", [{}, {"D16": "lowest"}, {"D13": "lead"}, {"D17": "yes"},
+                                     {"D21": "automatic", "D24": "declared"}])
+def test_the_outcomes_of_the_events_alone_are_those_of_the_hand(options: dict[str, str]) -> None:
+    """A tool holding only the events' text (and the options) classifies a hand as the hand does."""
+    profile = Profile.from_options(options)
+    rng = random.Random(11)
+    beaten = 0
+    for i in range(400):
+        hand = Hand.from_seed(i % 4, rng.getrandbits(64), profile)
+        while hand.to_act is not None:
+            hand.apply(hand.to_act, rng.choice(list(hand.legal_actions())))
+        reached = hand_outcomes(hand)
+        assert event_outcomes([parse_event(str(e)) for e in hand.events], profile) == reached
+        assert ("set-of-ones:beaten" in reached) == _ones_beaten_by_replay(hand), hand.notation()
+        beaten += "set-of-ones:beaten" in reached
+    assert beaten > 0
+
+
+def test_a_games_log_is_classified_hand_by_hand() -> None:
+    rng = random.Random(4)
+    game = Game(0, [{"seed": rng.getrandbits(64)} for _ in range(30)])
+    hands = [game.hand]
+    while not game.over:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, rng.choice(list(game.hand.legal_actions())))
+        if game.hand is not hands[-1]:
+            hands.append(game.hand)
+    union = frozenset().union(*(hand_outcomes(h) for h in hands if h.result is not None))
+    assert event_outcomes(game.events) == union

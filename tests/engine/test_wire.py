@@ -91,7 +91,7 @@ def test_hello(s: Checked) -> None:
     assert r["options"] == DEFAULT_PROFILE.options()
     assert r["configurable"] is True
     assert set(r["capabilities"]) == {"hands", "deck", "seed", "game", "observe", "pattern", "count", "divide",
-                                      "batch", "playout"}
+                                      "batch", "playout", "events"}
 
 
 def test_hello_speaks_protocol_1_to_a_protocol_1_runner(s: Checked) -> None:
@@ -112,12 +112,17 @@ def test_start_act_state(s: Checked) -> None:
     assert st["elders"] == "Sup1 Sup9 Gon9 Zok9 Sin1 Sin9 WanSin"
     assert st["result"] is None and st["game"] is None
     assert st["round"] is None
-    for seat, action in [(0, "pass"), (1, "call"), (0, "play Sup2"), (1, "play Sup6")]:
-        assert s({"cmd": "act", "seat": seat, "action": action}) == {"ok": True}
+    # each answer with its events (capability `events`): 1 is not the Dealer, so its call makes it the PP (CALL-4)
+    for seat, action, events in [(0, "pass", ["0 pass"]), (1, "call", ["1 call (privileged)"]),
+                                 (0, "play Sup2", ["0 play Sup2 (single)"]), (1, "play Sup6", ["1 play Sup6 (single)"])]:
+        assert s({"cmd": "act", "seat": seat, "action": action}) == {"ok": True, "events": events}
     st = s({"cmd": "state"})
     assert st["phase"] == "playing" and st["round"] == {"leader": 0, "plays": [
         {"seat": 0, "action": "play Sup2"}, {"seat": 1, "action": "play Sup6"}]}
-    assert s({"cmd": "act", "seat": 3, "action": "play Sup8"}) == {"ok": True}
+    # Sup8 beats Sup6 (PAT-6) and wins 1 trick (PLAY-6); Sup9 is still held, so no Elder (ELD-2); 1 trick and
+    # 6 Elders in hand (Sup1 Gon9 Zok9 Sin1 Sin9 WanSin) make 7: a claim is offered (CLAIM-1)
+    assert s({"cmd": "act", "seat": 3, "action": "play Sup8"}) == {
+        "ok": True, "events": ["3 play Sup8 (single)", "3 wins 1 trick", "3 may claim"]}
     st = s({"cmd": "state"})
     assert st["phase"] == "claim" and st["to_act"] == 3 and st["privileged"] == 1
     assert st["tricks"] == [0, 0, 0, 1]

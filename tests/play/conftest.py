@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 import threading
 import time
@@ -21,6 +22,8 @@ class Live:
     ws_base: str
     play: Any  # conformance.play.server.PlayServer
     loop: asyncio.AbstractEventLoop
+    errors: list[logging.LogRecord]
+    """What the server logged at ERROR or above (an exception in the application: a traceback)."""
 
     def call(self, fn, *args):  # run a function on the server's event loop (its tables live there)
         async def run():
@@ -43,7 +46,8 @@ def live() -> Iterator[Live]:
 
     play = PlayServer(bot_delay=0.0)
     port = _free_port()
-    config = uvicorn.Config(play.app(), host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio")
+    config = uvicorn.Config(play.app(), host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio",
+                            ws_max_size=64 * 1024)
     server = uvicorn.Server(config)
     holder: dict[str, asyncio.AbstractEventLoop] = {}
 
@@ -53,6 +57,13 @@ def live() -> Iterator[Live]:
         asyncio.set_event_loop(loop)
         loop.run_until_complete(server.serve())
 
+    errors: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            errors.append(record)
+
+    keep = Keep(level=logging.ERROR)
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
@@ -60,6 +71,12 @@ def live() -> Iterator[Live]:
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the test server did not start")
         time.sleep(0.02)
-    yield Live(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}", play, holder["loop"])
-    server.should_exit = True
-    thread.join(10)
+    for name in ("uvicorn.error", "uvicorn.asgi", "asyncio"):
+        logging.getLogger(name).addHandler(keep)
+    try:
+        yield Live(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}", play, holder["loop"], errors)
+    finally:
+        for name in ("uvicorn.error", "uvicorn.asgi", "asyncio"):
+            logging.getLogger(name).removeHandler(keep)
+        server.should_exit = True
+        thread.join(10)

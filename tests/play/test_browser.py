@@ -10,6 +10,7 @@ Skipped, with the reason, where chromium or its driver is not installed
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from pathlib import Path
@@ -49,10 +50,12 @@ def seat0_claims_first_hand(seed: int) -> bool:
 
 
 @pytest.fixture
-def browser():
+def browser(tmp_path):
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1000"):
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--window-size=1400,1000", f"--user-data-dir={tmp_path / 'chromium'}"):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=DRIVER), options=options)
     driver.set_page_load_timeout(30)
@@ -145,3 +148,142 @@ def test_the_replay_viewer_steps_through_a_scenario(live, browser) -> None:
     assert "refuses it (bad-setup)" in browser.find_element(By.ID, "page").text
     browser.get(f"{live.base}/replay/view?id=no-such-scenario")
     wait(lambda: "no scenario" in browser.find_element(By.ID, "page").text, what="the error")
+
+
+# ---------------------------------------------------------------- five languages, and a table a person enjoys
+
+SCREENS = Path(os.environ.get("HAKKA_SCREENS_DIR", "/work/screens"))
+LANGS = ("en", "de", "fr", "hi", "ar")
+# words of the English page that must not be left on a page in another language
+ENGLISH = ("Your hand", "Scores", "This hand", "tricks", "score ", "Seat ", "Elders", "Waiting", "Your turn")
+
+
+def mid_hand_table(seed: int = 7) -> Table:
+    """A table in the playing phase with a round won and one under way, seat 0 to act: a busy screenshot."""
+    table = Table(humans=[0], seed=seed)
+    me = RuleBot()
+    for _ in range(400):
+        hand = table.current.hand
+        if (table.to_act == 0 and hand.phase == "playing" and any(r.winner is not None for r in table.current.rounds)
+                and hand.plays):
+            return table
+        seat = table.to_act
+        assert seat is not None
+        action = table.bot_action(seat) if seat else me.choose(table._hand_view(table.current, 0), hand.legal_actions(), Random(0))
+        table.act(seat, action)
+    raise AssertionError("no busy position reached")
+
+
+def opened(browser, live, table: Table, extra: str = "") -> None:
+    browser.get(f"{live.base}/table/{table.id}?token={table.seats[0].token}{extra}")
+    body = browser.find_element(By.TAG_NAME, "body")
+    wait(lambda: body.get_attribute("data-version") == str(table.version), what="the seat's view")
+
+
+def test_the_table_in_each_language_arabic_mirrored_with_screenshots(live, browser) -> None:
+    seed = next(s for s in range(5, 60) if _busy(s))
+    table = live.call(live.play.add_table, mid_hand_table(seed))
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    positions = {}
+    for lang in LANGS:
+        opened(browser, live, table, f"&lang={lang}")
+        root = browser.find_element(By.TAG_NAME, "html")
+        assert root.get_attribute("lang") == lang and root.get_attribute("dir") == ("rtl" if lang == "ar" else "ltr")
+        text = browser.find_element(By.TAG_NAME, "body").text
+        if lang != "en":
+            left = [w for w in ENGLISH if w in text]
+            assert not left, f"{lang}: English left on the page: {left}"
+        # the other seats' hands as card backs, one per card of the observation's count
+        sizes = table.current.hand.observation(0).hand_sizes
+        for pos, seat in (("right", 1), ("top", 2), ("left", 3)):
+            if seat == table.current.hand.dreamer:
+                continue
+            backs = browser.find_element(By.CSS_SELECTOR, f"#pos-{pos} .hk-backs")
+            assert backs.get_attribute("data-count") == str(sizes[seat])
+            assert len(backs.find_elements(By.CSS_SELECTOR, ".hk-back")) == sizes[seat]
+        direction = browser.execute_script("return getComputedStyle(document.querySelector('.pl-handcards')).direction")
+        assert direction == "ltr", "card notation stays left-to-right"
+        positions[lang] = {pos: browser.find_element(By.ID, f"pos-{pos}").rect["x"] for pos in ("left", "right")}
+        browser.save_screenshot(str(SCREENS / f"table-{lang}.png"))
+    for lang in LANGS:
+        mirrored = positions[lang]["right"] < positions[lang]["left"]
+        assert mirrored == (lang == "ar"), (lang, positions[lang])
+
+
+def _busy(seed: int) -> bool:
+    try:
+        mid_hand_table(seed)
+    except AssertionError:
+        return False
+    return True
+
+
+def test_the_language_switcher_keeps_the_page_and_the_session(live, browser) -> None:
+    table = live.call(live.play.add_table, mid_hand_table(next(s for s in range(5, 60) if _busy(s))))
+    opened(browser, live, table, "&lang=en")
+    before = browser.current_url.split("&lang=")[0]
+    from selenium.webdriver.support.ui import Select
+
+    Select(browser.find_element(By.ID, "hk-lang")).select_by_value("fr")
+    wait(lambda: browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fr", what="the French page")
+    body = browser.find_element(By.TAG_NAME, "body")
+    wait(lambda: body.get_attribute("data-version") == str(table.version), what="the seat's view again")
+    assert browser.current_url == before, "the switcher keeps the page (the same seat of the same table)"
+    assert "Votre main" in body.text and "Siège" in body.text
+    browser.get(f"{live.base}/replay")
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fr", "kept for the session"
+
+
+def test_rule_badges_hide_and_stay_hidden_and_a_played_card_moves_unless_asked_not_to(live, browser) -> None:
+    live.play.bot_delay = 0.4
+    table = live.call(live.play.add_table, mid_hand_table(next(s for s in range(5, 60) if _busy(s))))
+    opened(browser, live, table)
+    shown = lambda: [e for e in browser.find_elements(By.CSS_SELECTOR, ".pl-rule") if e.is_displayed()]  # noqa: E731
+    assert shown()
+    browser.find_element(By.ID, "show-rules").click()
+    assert not shown()
+    opened(browser, live, table)
+    assert not shown(), "the choice is remembered (localStorage)"
+    browser.find_element(By.ID, "show-rules").click()
+    assert shown()
+    version = table.version
+    browser.find_element(By.CSS_SELECTOR, "button.pl-chip").click()  # a legal play: the bots answer it
+    wait(lambda: table.version > version, what="the play")
+    names = wait(lambda: browser.execute_script(
+        "return [...document.querySelectorAll('.pl-center .pl-new .hk-card')].map(e => getComputedStyle(e).animationName)"),
+        what="a newly played card")
+    assert "pl-play-in" in names
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    still = browser.execute_script(
+        "return [...document.querySelectorAll('.pl-new .hk-card, .pl-seat')].map(e => getComputedStyle(e).animationName)")
+    assert still and set(still) == {"none"}, still
+
+
+def test_the_lobby_lists_an_open_table_and_seats_a_person(live, browser) -> None:
+    httpx = pytest.importorskip("httpx")
+    created = httpx.post(f"{live.base}/api/tables", json={"humans": 2, "listed": True}).json()
+    browser.get(f"{live.base}/?lang=de")
+    row = wait(lambda: browser.find_elements(By.CSS_SELECTOR, f'.pl-opentable[data-table="{created["table"]}"]'),
+               what="the listed table")[0]
+    assert "freie Plätze: 1" in row.text
+    row.find_element(By.TAG_NAME, "button").click()
+    wait(lambda: "/table/" in browser.current_url, what="the seat's page")
+    body = browser.find_element(By.TAG_NAME, "body")
+    wait(lambda: body.get_attribute("data-version"), what="the view")
+    assert "Sie (Platz 1)" in body.text
+    assert live.play.open[created["table"]].table.free_seats() == []
+
+
+def test_a_pattern_scenario_is_drawn_as_cards(live, browser) -> None:
+    browser.get(f"{live.base}/replay/view?id=pat-eld-sup8-non-elder-beaten&lang=hi")
+    page = wait(lambda: browser.find_elements(By.CSS_SELECTOR, ".rp-pattern"), what="the pattern")[0]
+    assert page.find_element(By.CSS_SELECTOR, '.rp-current .hk-card[data-card="Sup8"]')
+    challenger = page.find_element(By.CSS_SELECTOR, '.rp-challenger .hk-card[data-card="Sup9"]')
+    assert "hk-elder" in challenger.get_attribute("class") and "सुप" in challenger.text
+    assert page.find_element(By.CSS_SELECTOR, ".rp-expect").text == "इसे हराता है"
+    browser.get(f"{live.base}/replay/view?id=dec-d17-yes-wansin-joins-ones&lang=ar")
+    page = wait(lambda: browser.find_elements(By.CSS_SELECTOR, ".rp-pattern"), what="the pattern")[0]
+    assert [c.get_attribute("data-card") for c in page.find_elements(By.CSS_SELECTOR, ".rp-classify .hk-card")] == [
+        "Sup1", "Gon1", "WanSin"]
+    assert page.find_element(By.CSS_SELECTOR, ".rp-expect").text == "مجموعة"
+    browser.save_screenshot(str(SHOTS / "replay-pattern-ar.png"))

@@ -1,20 +1,26 @@
 // The table page of one seat. It draws what the server sends for this seat and sends the
 // person's choices back; every rule (what is legal, Elders, scores) comes from the server.
+// Every word is a message of locale/table.pot, translated by HK.t (cards.js).
 "use strict";
 (() => {
+  const _ = HK.t;
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
   const token = params.get("token") || "";
   const tableId = location.pathname.split("/").pop();
   const VERB_RULES = { call: "CALL-4", pass: "CALL-3", claim: "CLAIM-1", continue: "CLAIM-1", tigers: "TIG-1", decline: "TIG-1" };
-  const VERB_TEXT = { call: "Call", pass: "Pass", claim: "Claim victory", continue: "Play on", tigers: "Declare the Five Tigers", decline: "Decline" };
-  const END_TEXT = { claim: "won by a claim", "five-tigers": "won by the Five Tigers", "played-out": "played out with no claim", void: "void: nobody called" };
+  const VERB_TEXT = { call: _("Call"), pass: _("Pass"), claim: _("Claim victory"), continue: _("Play on"), tigers: _("Declare the Five Tigers"), decline: _("Decline") };
+  const DONE_TEXT = { call: _("calls"), pass: _("passes"), claim: _("claims victory"), continue: _("plays on"), tigers: _("declares the Five Tigers"), decline: _("declines the Five Tigers") };
+  const END_TEXT = { claim: _("won by a claim"), "five-tigers": _("won by the Five Tigers"), "played-out": _("played out with no claim"), void: _("void: nobody called") };
+  const NAMES = { player: _("player"), "rule-aware bot": _("rule-aware bot"), "random bot": _("random bot") };
   let links = {};
   let view = null;
   let selected = new Set();
   let ws = null;
   let retry = 0;
   let fatal = false;
+  let seenHistory = -1;   // history entries already drawn (new ones are animated)
+  let seenRounds = -1;    // rounds whose winner was already shown
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -26,30 +32,32 @@
     const info = links[id];
     if (!info) return el("span", "pl-rule", text || id);
     const a = el("a", "pl-rule", text || id);
-    a.href = info.href; a.target = "_blank"; a.title = `${id} ${info.title}`;
+    a.href = info.href; a.target = "_blank"; a.title = `${id} ${info.title}`; a.lang = "en";
     return a;
   }
+  const seatWord = (s) => _("Seat {seat}", { seat: s });
+  const who = (s) => (s === view.seat ? _("You") : seatWord(s));
   function seatName(s) {
-    if (!view) return `seat ${s}`;
     const info = view.seats[s];
-    return s === view.seat ? `You (seat ${s})` : `Seat ${s} · ${info.name}`;
+    return s === view.seat ? _("You (seat {seat})", { seat: s }) : `${seatWord(s)} · ${NAMES[info.name] || info.name}`;
   }
 
   // ---------------------------------------------------------------- connection
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(tableId)}?token=${encodeURIComponent(token)}`);
-    ws.onopen = () => { retry = 0; $("conn").textContent = "connected"; $("conn").className = "pl-conn pl-ok"; };
+    ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(tableId)}?token=${encodeURIComponent(token)}&lang=${HK.lang}`);
+    ws.onopen = () => { retry = 0; $("conn").textContent = _("connected"); $("conn").className = "pl-conn pl-ok"; };
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
       if (msg.type === "hello") { links = msg.links || {}; showInvite(msg.invite || []); }
+      else if (msg.type === "invite") showInvite(msg.invite || []);
       else if (msg.type === "view") { view = msg; hideError(); render(); }
       else if (msg.type === "error") { showError(msg); if (msg.kind === "forbidden") fatal = true; }
     };
     ws.onclose = (ev) => {
       $("conn").className = "pl-conn pl-bad";
-      if (fatal || ev.code === 4403) { $("conn").textContent = "this link opens no seat"; return; }
-      $("conn").textContent = "reconnecting…";
+      if (fatal || ev.code === 4403) { $("conn").textContent = _("this link opens no seat"); return; }
+      $("conn").textContent = _("reconnecting…");
       retry = Math.min(retry + 1, 6);
       setTimeout(connect, 250 * 2 ** retry);
     };
@@ -62,93 +70,103 @@
   function showError(msg) {
     const box = $("error");
     box.hidden = false;
-    box.replaceChildren(el("strong", "", msg.kind === "illegal" ? "Not allowed: " : "Refused: "), document.createTextNode(msg.message + " "));
+    box.replaceChildren(el("strong", "", msg.kind === "illegal" ? _("Not allowed:") : _("Refused:")), document.createTextNode(" " + msg.message + " "));
     if (msg.rule) box.append(rule(msg.rule, `${msg.rule}${msg.title ? " " + msg.title : ""}`));
+    if (msg.statement) {
+      const q = el("blockquote", "pl-statement", msg.statement.text);
+      q.lang = msg.statement.lang; q.dir = "auto"; box.append(q);
+    }
+    if (msg.detail) {
+      const d = el("div", "pl-detail", _("The engine says (in English):") + " ");
+      const words = el("span", "", msg.detail); words.lang = "en"; words.dir = "ltr"; d.append(words); box.append(d);
+    }
   }
   function hideError() { $("error").hidden = true; }
   function showInvite(list) {
-    const others = list.filter((l) => String(l.seat) !== String(view ? view.seat : -1) && !l.url.includes(token));
-    if (!others.length) return;
-    $("invite").hidden = false;
-    $("invite-links").replaceChildren(...others.map((l) => {
-      const li = el("li"); const a = el("a", "", `seat ${l.seat}`); a.href = l.url; li.append(a); return li;
+    $("invite").hidden = !list.length;
+    $("invite-links").replaceChildren(...list.map((l) => {
+      const li = el("li"); const a = el("a", "", seatWord(l.seat)); a.href = l.url;
+      const url = el("code", "pl-url", `${location.origin}${l.url}`); url.dir = "ltr";
+      li.append(a, document.createTextNode(" "), url); return li;
     }));
   }
 
   // ---------------------------------------------------------------- drawing
   function tags(h, s) {
     const box = el("span", "pl-tags");
-    if (s === h.dealer) { const t = el("span", "pl-tag pl-tag-dealer", "Dealer "); t.append(rule("CALL-1", "CALL-1")); box.append(t); }
-    if (s === h.dreamer) { const t = el("span", "pl-tag pl-tag-dreamer", "Dreamer "); t.append(rule("DEAL-2", "DEAL-2")); box.append(t); }
-    if (s === h.privileged) { const t = el("span", "pl-tag pl-tag-pp", "Privileged Player "); t.append(rule("CALL-4", "CALL-4")); box.append(t); }
+    const tag = (cls, text, id) => { const t = el("span", `pl-tag ${cls}`, text + " "); t.append(rule(id)); box.append(t); };
+    if (s === h.dealer) tag("pl-tag-dealer", _("Dealer"), "CALL-1");
+    if (s === h.dreamer) tag("pl-tag-dreamer", _("Dreamer"), "DEAL-2");
+    if (s === h.privileged) tag("pl-tag-pp", _("Privileged Player"), "CALL-4");
     return box;
   }
-  function playText(entry, elders) {
-    const box = el("div", "pl-play");
-    const who = el("span", "pl-who", entry.seat === view.seat ? "You" : `Seat ${entry.seat}`);
-    box.append(who);
+  function playText(entry, elders, fresh) {
+    const box = el("div", "pl-play" + (fresh ? " pl-new" : ""));
+    box.append(el("span", "pl-who", who(entry.seat)));
     const [verb, ...rest] = entry.action.split(" ");
     if (verb === "play") box.append(HK.cards(rest, elders));
     else if (verb === "discard" && entry.count !== undefined) {
-      const d = el("span", "pl-down", `discards ${entry.count} face down `); d.append(rule("PLAY-5")); box.append(d);
+      const d = el("span", "pl-down", _("discards {count} face down", { count: entry.count }) + " "); d.append(rule("PLAY-5")); box.append(d);
     } else if (verb === "discard") {
-      const d = el("span", "pl-down-own"); d.append(document.createTextNode("discards "), HK.cards(rest, new Set(), { down: true })); box.append(d);
-    } else box.append(el("span", "pl-verb", { call: "calls", pass: "passes", claim: "claims victory", continue: "plays on", tigers: "declares the Five Tigers", decline: "declines the Five Tigers" }[verb] || verb));
+      const d = el("span", "pl-down-own"); d.append(document.createTextNode(_("discards") + " "), HK.cards(rest, new Set(), { down: true })); box.append(d);
+    } else box.append(el("span", "pl-verb", DONE_TEXT[verb] || verb));
     return box;
   }
-  function seatBox(s, pos) {
+  function seatBox(s, pos, wonNow) {
     const h = view.hand;
     const box = $(`pos-${pos}`);
     box.replaceChildren();
+    box.dataset.seat = String(s);
     box.classList.toggle("pl-turn", h.to_act === s && !view.ended);
     box.classList.toggle("pl-mine", s === view.seat);
+    box.classList.toggle("pl-won", wonNow === s);
     const name = el("div", "pl-name", seatName(s));
     if (!view.seats[s].human) name.classList.add("pl-bot");
     if (view.seats[s].human && s !== view.seat) name.append(el("span", view.seats[s].online ? "pl-dot pl-on" : "pl-dot", ""));
     box.append(name, tags(h, s));
     const info = el("div", "pl-info");
     if (s === h.dreamer) {
-      info.append(document.createTextNode("sits out · "));
+      info.append(document.createTextNode(_("sits out") + " · "));
       if (h.dreamer_card && s !== view.seat) info.append(HK.cards([h.dreamer_card], new Set()));
-      else if (s !== view.seat) info.append(el("span", "pl-backs", "1 card, face down"));
+      else if (s !== view.seat) info.append(HK.back(1));
     } else if (s !== view.seat) {
       info.append(HK.back(h.hand_sizes[s]), document.createTextNode(" · "));
     }
-    const tricks = el("span", "pl-tricks", `tricks ${h.tricks[s]} `);
+    const tricks = el("span", "pl-tricks", _("tricks {count}", { count: h.tricks[s] }) + " ");
     tricks.append(rule("PLAY-6"));
     if (s !== h.dreamer) info.append(tricks);
-    info.append(el("span", "pl-score", ` · score ${view.game.scores[s]}`));
+    info.append(el("span", "pl-score", " · " + _("score {score}", { score: view.game.scores[s] })));
     box.append(info);
-    if (h.to_act === s && !view.ended) box.append(el("div", "pl-toact", s === view.seat ? "your turn" : "to act…"));
+    if (h.to_act === s && !view.ended) box.append(el("div", "pl-toact", s === view.seat ? _("your turn") : _("to act…")));
   }
-  function center(elders) {
+  function center(elders, fresh) {
     const h = view.hand;
     const box = $("center");
     box.replaceChildren();
     const rounds = h.rounds || [];
     const current = h.round || [];
     if (h.phase === "calling") {
-      box.append(el("div", "pl-phase", "Calling "), rule("CALL-1"));
-      const calls = h.history.filter((e) => e.action === "call" || e.action === "pass");
-      for (const e of calls) box.append(playText(e, elders));
+      box.append(el("div", "pl-phase", _("Calling") + " "), rule("CALL-1"));
+      h.history.forEach((e, i) => { if (e.action === "call" || e.action === "pass") box.append(playText(e, elders, fresh.has(i))); });
       return;
     }
     if (current.length) {
-      const title = el("div", "pl-phase", "This round ");
+      const title = el("div", "pl-phase", _("This round") + " ");
       title.append(rule("PLAY-3"), document.createTextNode(" "), rule("PLAY-4"));
       box.append(title);
-      for (const e of current) box.append(playText(e, elders));
+      const start = h.history.length - current.length;  // the round is the end of the history
+      current.forEach((e, i) => box.append(playText(e, elders, fresh.has(start + i))));
     } else if (rounds.length) {
       const last = rounds[rounds.length - 1];
-      const title = el("div", "pl-phase", `Last round: won by ${last.winner === view.seat ? "you" : "seat " + last.winner} `);
+      const title = el("div", "pl-phase pl-roundwon", _("Last round: won by {who}", { who: last.winner === view.seat ? _("you") : seatWord(last.winner) }) + " ");
       title.append(rule("PLAY-6"));
       box.append(title);
-      for (const e of h.history.slice(last.start, last.start + 3)) box.append(playText(e, elders));
+      h.history.slice(last.start, last.start + 3).forEach((e, i) => box.append(playText(e, elders, fresh.has(last.start + i))));
     } else {
-      box.append(el("div", "pl-phase", "Playing"));
+      box.append(el("div", "pl-phase", _("Playing")));
     }
     if (h.phase === "claim") {
-      const c = el("div", "pl-claimnote", `${h.to_act === view.seat ? "You" : "Seat " + h.to_act} may claim victory `);
+      const c = el("div", "pl-claimnote", _("{who} may claim victory", { who: who(h.to_act) }) + " ");
       c.append(rule("CLAIM-1"));
       box.append(c);
     }
@@ -180,11 +198,12 @@
       }
       row.append(c);
     }
-    const label = el("div", "pl-label", h.seat === h.dreamer ? "Your card (you are the Dreamer and sit out this hand) " : "Your hand ");
-    if (h.seat === h.dreamer) label.append(rule("DEAL-3"));
+    const dreamer = h.seat === h.dreamer;
+    const label = el("div", "pl-label", (dreamer ? _("Your card (you are the Dreamer and sit out this hand)") : _("Your hand")) + " ");
+    if (dreamer) label.append(rule("DEAL-3"));
     box.append(label, row);
     if (h.claim_count !== undefined && h.phase !== "calling") {
-      const cc = el("div", "pl-claimcount", `Tricks + Elders in hand: ${h.claim_count} (6 to claim) `);
+      const cc = el("div", "pl-claimcount", _("Tricks + Elders in hand: {count} (6 to claim)", { count: h.claim_count }) + " ");
       cc.append(rule("CLAIM-1"));
       box.append(cc);
     }
@@ -204,85 +223,100 @@
       const wrap = el("span", "pl-btnwrap"); wrap.append(b, rule(VERB_RULES[a] || "GAME-2"));
       box.append(wrap);
     }
-    if (plays.length || legal.discard) {
-      const sel = [...selected];
-      const match = plays.find((a) => sameSet(new Set(a.slice(5).split(" ")), selected));
-      if (plays.length) {
-        const pb = el("button", "pl-btn pl-primary", sel.length ? `Play ${sel.length} selected` : "Select cards to play");
-        pb.id = "play-selected"; pb.disabled = !match;
-        pb.addEventListener("click", () => match && act(match));
-        box.append(pb);
+    if (!plays.length && !legal.discard) return;
+    const sel = [...selected];
+    const match = plays.find((a) => sameSet(new Set(a.slice(5).split(" ")), selected));
+    if (plays.length) {
+      const pb = el("button", "pl-btn pl-primary", sel.length ? _("Play {count} selected", { count: sel.length }) : _("Select cards to play"));
+      pb.id = "play-selected"; pb.disabled = !match;
+      pb.addEventListener("click", () => match && act(match));
+      box.append(pb);
+    }
+    if (legal.discard) {
+      const from = new Set(HK.words(legal.discard.from));
+      const ok = sel.length === legal.discard.count && sel.every((c) => from.has(c));
+      const db = el("button", "pl-btn", _("Discard {count} face down", { count: legal.discard.count }));
+      db.id = "discard-selected"; db.disabled = !ok;
+      db.addEventListener("click", () => ok && act("discard " + sel.join(" ")));
+      const wrap = el("span", "pl-btnwrap"); wrap.append(db, rule("PLAY-4"));
+      box.append(wrap);
+      if (!plays.length) box.append(el("div", "pl-hint", _("You cannot beat it: pick the cards to discard ({count}).", { count: legal.discard.count })));
+    }
+    if (plays.length) {
+      const list = el("div", "pl-legallist");
+      list.append(el("span", "pl-label", (h.round && h.round.length ? _("Plays that beat it:") : _("You may lead:")) + " "));
+      for (const a of plays) {
+        const b = el("button", "pl-chip");
+        b.dataset.action = a;
+        b.append(HK.cards(a.slice(5).split(" "), new Set()));
+        b.addEventListener("click", () => act(a));
+        list.append(b);
       }
-      if (legal.discard) {
-        const from = new Set(HK.words(legal.discard.from));
-        const ok = sel.length === legal.discard.count && sel.every((c) => from.has(c));
-        const db = el("button", "pl-btn", `Discard ${legal.discard.count} face down`);
-        db.id = "discard-selected"; db.disabled = !ok;
-        db.addEventListener("click", () => ok && act("discard " + sel.join(" ")));
-        const wrap = el("span", "pl-btnwrap"); wrap.append(db, rule("PLAY-4"));
-        box.append(wrap);
-        if (!plays.length) box.append(el("div", "pl-hint", `You cannot beat it: pick ${legal.discard.count} card(s) to discard.`));
-      }
-      if (plays.length) {
-        const list = el("div", "pl-legallist");
-        list.append(el("span", "pl-label", h.round && h.round.length ? "Plays that beat it: " : "You may lead: "));
-        for (const a of plays) {
-          const b = el("button", "pl-chip");
-          b.dataset.action = a;
-          b.append(HK.cards(a.slice(5).split(" "), new Set()));
-          b.addEventListener("click", () => act(a));
-          list.append(b);
-        }
-        box.append(list);
-      }
+      box.append(list);
     }
   }
   function status() {
     const h = view.hand;
     const box = $("status");
     box.replaceChildren();
-    let text;
-    if (view.game.over) text = "The game is over.";
-    else if (view.ended) text = "The hand is over.";
-    else if (h.to_act === view.seat) text = { calling: "Your turn: call or pass.", claim: "You won the round: claim victory or play on.", tigers: "You hold the Five Tigers." }[h.phase] || ((h.round || []).length ? "Your turn: beat the best play, or discard." : "Your turn: lead a Run, a Set or a Single.");
-    else if (h.to_act === null || h.to_act === undefined) text = "";
-    else text = `Waiting for seat ${h.to_act}…`;
+    const TURN = { calling: _("Your turn: call or pass."), claim: _("You won the round: claim victory or play on."), tigers: _("You hold the Five Tigers.") };
+    let text = "";
+    if (view.game.over) text = _("The game is over.");
+    else if (view.ended) text = _("The hand is over.");
+    else if (h.to_act === view.seat) text = TURN[h.phase] || ((h.round || []).length ? _("Your turn: beat the best play, or discard.") : _("Your turn: lead a Run, a Set or a Single."));
+    else if (h.to_act !== null && h.to_act !== undefined) text = _("Waiting for seat {seat}…", { seat: h.to_act });
     box.textContent = text;
     if (view.problem) box.append(el("div", "pl-error", view.problem));
   }
+  const colName = (s) => (s === view.seat ? _("you") : seatWord(s));
+  const signed = (d) => (d > 0 ? `+${d}` : String(d));
+  const sign = (d) => (d > 0 ? "pl-plus" : d < 0 ? "pl-minus" : "");
   function scores() {
     const g = view.game;
     const t = el("table", "pl-scores");
-    const head = el("tr"); head.append(el("th", "", "hand"));
-    for (let s = 0; s < 4; s++) head.append(el("th", s === view.seat ? "pl-me-col" : "", s === view.seat ? "you" : `seat ${s}`));
+    const head = el("tr"); head.append(el("th", "", _("hand")));
+    for (let s = 0; s < 4; s++) head.append(el("th", s === view.seat ? "pl-me-col" : "", colName(s)));
     t.append(head);
     g.results.forEach((r, i) => {
-      const tr = el("tr"); tr.append(el("td", "pl-muted", `${i + 1} ${r.end === "claim" || r.end === "five-tigers" ? "" : "(" + r.end + ")"}`));
-      r.deltas.forEach((d) => tr.append(el("td", d > 0 ? "pl-plus" : d < 0 ? "pl-minus" : "", d > 0 ? `+${d}` : `${d}`)));
+      const tr = el("tr"); tr.append(el("td", "pl-muted", `${i + 1} ${r.end === "claim" || r.end === "five-tigers" ? "" : "(" + (END_TEXT[r.end] || r.end) + ")"}`));
+      r.deltas.forEach((d) => tr.append(el("td", sign(d), signed(d))));
       t.append(tr);
     });
-    const tot = el("tr", "pl-total"); tot.append(el("td", "", "total"));
+    const tot = el("tr", "pl-total"); tot.append(el("td", "", _("total")));
     g.scores.forEach((v) => tot.append(el("td", "", String(v))));
     t.append(tot);
-    const p = el("p", "pl-muted", `Hands counted: ${g.hands_played} of ${g.hands_per_game} `);
+    const p = el("p", "pl-muted", _("Hands counted: {played} of {total}", { played: g.hands_played, total: g.hands_per_game }) + " ");
     p.append(rule("GAME-1"), document.createTextNode(" "), rule("GAME-4"));
     $("scores").replaceChildren(t, p);
   }
-  function history(elders) {
+  function history(elders, fresh) {
     const list = $("history");
-    list.replaceChildren(...view.hand.history.map((e) => { const li = el("li"); li.append(playText(e, elders)); return li; }));
+    list.replaceChildren(...view.hand.history.map((e, i) => { const li = el("li"); li.append(playText(e, elders, fresh.has(i))); return li; }));
     list.scrollTop = list.scrollHeight;
   }
   function scoreTable(tricks) {
     const t = el("table", "pl-scoretable");
     const r1 = el("tr"); const r2 = el("tr");
-    r1.append(el("th", "", "tricks")); r2.append(el("th", "", "points"));
+    r1.append(el("th", "", _("tricks"))); r2.append(el("th", "", _("points")));
     for (const [k, v] of Object.entries(view.score_table)) {
       r1.append(el("td", Number(k) === tricks ? "pl-hit" : "", k));
       r2.append(el("td", Number(k) === tricks ? "pl-hit" : "", String(v)));
     }
     t.append(r1, r2);
     return t;
+  }
+  function winnerPanel(panel, h, r) {
+    const p = el("p", "", (r.winner === view.seat ? _("You won with {count} tricks", { count: r.tricks }) : _("Seat {seat} won with {count} tricks", { seat: r.winner, count: r.tricks })) + " ");
+    p.append(rule(r.end === "five-tigers" ? "TIG-1" : "CLAIM-1"), document.createTextNode(" "), rule("SCORE-1"));
+    panel.append(p, scoreTable(r.tricks));
+    const d = el("p", "", _("The Dreamer (seat {seat}) held", { seat: h.dreamer }) + " ");
+    if (h.dreamer_card) d.append(HK.cards([h.dreamer_card], new Set()));
+    d.append(document.createTextNode(" " + _("and counts {count}", { count: r.dreamer_count }) + " "), rule("SCORE-4"), document.createTextNode(" "), rule("SCORE-5"));
+    panel.append(d);
+    if (h.privileged !== null && h.privileged !== r.winner) {
+      const pp = el("p", "", _("The Privileged Player (seat {seat}) lost and pays for the losers", { seat: h.privileged }) + " ");
+      pp.append(rule("SCORE-6")); panel.append(pp);
+    }
   }
   function ended() {
     const box = $("ended");
@@ -291,73 +325,89 @@
     if (!view.ended || !r) { box.hidden = true; return; }
     box.hidden = false;
     const panel = el("div", "pl-panel");
-    panel.append(el("h2", "", view.game.over ? "The game is over" : `The hand is over: ${END_TEXT[r.end] || r.end}`));
-    if (r.winner !== null && r.winner !== undefined) {
-      const p = el("p", "", `${r.winner === view.seat ? "You" : "Seat " + r.winner} won with ${r.tricks} tricks `);
-      p.append(rule(r.end === "five-tigers" ? "TIG-1" : "CLAIM-1"), document.createTextNode(" "), rule("SCORE-1"));
-      panel.append(p, scoreTable(r.tricks));
-      const d = el("p", "", `The Dreamer (seat ${h.dreamer}) held `);
-      if (h.dreamer_card) d.append(HK.cards([h.dreamer_card], new Set()));
-      d.append(document.createTextNode(` and counts ${r.dreamer_count} `), rule("SCORE-4"), document.createTextNode(" "), rule("SCORE-5"));
-      panel.append(d);
-      if (h.privileged !== null && h.privileged !== r.winner) {
-        const pp = el("p", "", `The Privileged Player (seat ${h.privileged}) lost and pays for the losers `);
-        pp.append(rule("SCORE-6")); panel.append(pp);
-      }
-    } else {
-      const p = el("p", "", r.end === "void" ? "Nobody called: the hand is void " : "Nobody claimed: the hand scores nothing ");
+    panel.append(el("h2", "", view.game.over ? _("The game is over") : _("The hand is over: {how}", { how: END_TEXT[r.end] || r.end })));
+    if (r.winner !== null && r.winner !== undefined) winnerPanel(panel, h, r);
+    else {
+      const p = el("p", "", (r.end === "void" ? _("Nobody called: the hand is void") : _("Nobody claimed: the hand scores nothing")) + " ");
       p.append(rule(r.end === "void" ? "CALL-6" : "PLAY-8")); panel.append(p);
     }
     const t = el("table", "pl-deltas");
     const hr = el("tr"); const dr = el("tr"); const tr = el("tr");
-    hr.append(el("th", "", "")); dr.append(el("th", "", "this hand")); tr.append(el("th", "", "game"));
+    hr.append(el("th", "", "")); dr.append(el("th", "", _("this hand"))); tr.append(el("th", "", _("game")));
     for (let s = 0; s < 4; s++) {
-      hr.append(el("th", s === view.seat ? "pl-me-col" : "", s === view.seat ? "you" : `seat ${s}`));
-      const d = r.deltas[s];
-      dr.append(el("td", d > 0 ? "pl-plus" : d < 0 ? "pl-minus" : "", d > 0 ? `+${d}` : String(d)));
+      hr.append(el("th", s === view.seat ? "pl-me-col" : "", colName(s)));
+      dr.append(el("td", sign(r.deltas[s]), signed(r.deltas[s])));
       tr.append(el("td", "pl-total", String(view.game.scores[s])));
     }
     t.append(hr, dr, tr);
-    const sp = el("p", "pl-muted", "Every point won is paid by another seat "); sp.append(rule("SCORE-7"));
+    const sp = el("p", "pl-muted", _("Every point won is paid by another seat") + " "); sp.append(rule("SCORE-7"));
     panel.append(t, sp);
     if (!view.game.over && view.waiting.includes(view.seat)) {
-      const b = el("button", "pl-btn pl-primary", "Next hand");
+      const b = el("button", "pl-btn pl-primary", _("Next hand"));
       b.id = "next-hand";
       b.addEventListener("click", () => send({ type: "next" }));
       panel.append(b);
     } else if (!view.game.over) {
-      panel.append(el("p", "pl-muted", "Waiting for the other players…"));
+      panel.append(el("p", "pl-muted", _("Waiting for the other players…")));
     } else {
-      const a = el("a", "pl-btn pl-primary", "Start a new table"); a.href = "/"; panel.append(a);
+      const a = el("a", "pl-btn pl-primary", _("Start a new table")); a.href = "/"; panel.append(a);
     }
     box.replaceChildren(panel);
+  }
+  function handNumber(g) {
+    const last = g.results.length ? g.results[g.results.length - 1] : null;
+    const at = { n: g.hands_played + 1, total: g.hands_per_game };
+    if (g.over) return _("game over");
+    if (view.ended && last && last.counts) return _("hand {n} of {total} is over", { n: g.hands_played, total: g.hands_per_game });
+    if (view.ended) return _("hand {n} of {total}: not counted, dealt again", at);
+    return _("hand {n} of {total}", at);
+  }
+  // What is new since the last view: history entries to animate, a round just won.
+  function news() {
+    const h = view.hand;
+    const fresh = new Set();
+    if (seenHistory >= 0 && h.history.length > seenHistory) for (let i = seenHistory; i < h.history.length; i++) fresh.add(i);
+    const rounds = h.rounds || [];
+    const won = rounds.filter((r) => r.winner !== null && r.winner !== undefined);
+    const wonNow = seenRounds >= 0 && won.length > seenRounds ? won[won.length - 1].winner : null;
+    seenHistory = h.history.length; seenRounds = won.length;
+    return { fresh, wonNow };
   }
   function render() {
     if (!view) return;
     const h = view.hand;
     const elders = new Set(HK.words(h.elders));
     const me = view.seat;
-    seatBox(me, "bottom"); seatBox((me + 1) % 4, "right"); seatBox((me + 2) % 4, "top"); seatBox((me + 3) % 4, "left");
-    center(elders);
+    const { fresh, wonNow } = news();
+    seatBox(me, "bottom", wonNow); seatBox((me + 1) % 4, "right", wonNow); seatBox((me + 2) % 4, "top", wonNow); seatBox((me + 3) % 4, "left", wonNow);
+    center(elders, fresh);
     myHand(elders);
     actions();
     status();
     scores();
-    history(elders);
+    history(elders, fresh);
     $("elders").replaceChildren(HK.cards(HK.words(h.elders), elders));
     $("elder-rules").replaceChildren(rule("ELD-1"), document.createTextNode(" "), rule("ELD-2"));
     const opts = Object.entries(view.options).map(([k, v]) => `${k}=${v}`).join(", ");
-    $("options").textContent = opts ? `options: ${opts}` : "default rules";
-    const g = view.game;
-    const last = g.results.length ? g.results[g.results.length - 1] : null;
-    $("hand-no").textContent = g.over ? "game over"
-      : view.ended && last && last.counts ? `hand ${g.hands_played} of ${g.hands_per_game} is over`
-      : view.ended ? `hand ${g.hands_played + 1} of ${g.hands_per_game}: not counted, dealt again`
-      : `hand ${g.hands_played + 1} of ${g.hands_per_game}`;
+    $("options").textContent = opts ? _("options: {options}", { options: opts }) : _("default rules");
+    $("hand-no").textContent = handNumber(view.game);
     ended();
     document.body.dataset.phase = view.ended ? "ended" : h.phase;
     document.body.dataset.version = String(view.version);
     document.body.dataset.toAct = h.to_act === view.seat && h.legal ? "me" : "other";
   }
+  // The rule badges: shown by default (each links its clause), hidden by a casual player's choice, remembered.
+  function badges() {
+    const box = $("show-rules");
+    box.checked = localStorage.getItem("hakka_rules") !== "hidden";
+    document.body.classList.toggle("pl-no-rules", !box.checked);
+    box.addEventListener("change", () => {
+      localStorage.setItem("hakka_rules", box.checked ? "shown" : "hidden");
+      document.body.classList.toggle("pl-no-rules", !box.checked);
+    });
+  }
+  $("felt").setAttribute("aria-label", _("the table"));
+  $("mine").setAttribute("aria-label", _("your hand"));
+  badges();
   connect();
 })();

@@ -1,0 +1,272 @@
+"""The table's words in five languages: one gettext catalog per language, for the server and the pages.
+
+Every string a person reads at the table, the lobby or the replay viewer (the pages' HTML, their
+scripts, the server's own messages and refusals) is an English message of one template,
+``locale/table.pot``, translated in ``locale/<lang>/LC_MESSAGES/table.po``: the workflow of the
+rulebook's Sphinx catalogs (extract → update → translate), read here with Babel (no compiled
+``.mo`` to keep in step). ``python -m conformance.play.i18n extract`` re-extracts the template from
+the sources (``_("…")`` in Python and JavaScript, ``data-t`` elements in HTML) and updates every
+catalog; a changed English message comes back fuzzy, and ``tests/play/test_i18n.py`` fails until it
+is translated again.
+
+A page's language: ``?lang=`` (the page's switcher), else the ``hakka_lang`` cookie (kept for the
+browser session), else ``Accept-Language``, else English.
+
+>>> Msg("Seat {seat}", seat=2).render("fr")
+'Siège 2'
+>>> negotiate(accept="ar-EG,ar;q=0.9,en;q=0.5")
+'ar'
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import IO, Any
+
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+TEMPLATE = LOCALE_DIR / "table.pot"
+DOMAIN = "table"
+COOKIE = "hakka_lang"
+DEFAULT = "en"
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str
+    name: str
+    """The language's name in that language (the switcher lists these)."""
+    dir: str = "ltr"
+
+
+LANGUAGES: dict[str, Language] = {lang.code: lang for lang in (
+    Language("en", "English"), Language("de", "Deutsch"), Language("fr", "Français"),
+    Language("hi", "हिन्दी"), Language("ar", "العربية", "rtl"),
+)}
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def catalog(lang: str) -> Mapping[str, str]:
+    """The translated, non-fuzzy messages of ``lang`` (English: none, the messages are English)."""
+    path = po_path(lang)
+    if lang == DEFAULT or not path.is_file():
+        return {}
+    from babel.messages.pofile import read_po  # Babel: the gettext reader Sphinx itself uses
+
+    with path.open("rb") as f:
+        po = read_po(f, locale=lang)
+    return {str(m.id): str(m.string) for m in po if m.id and isinstance(m.string, str) and m.string and not m.fuzzy}
+
+
+def gettext(lang: str, message: str) -> str:
+    return catalog(lang).get(message, message)
+
+
+class Msg:
+    """An English message with its parameters, put into a language when it is shown.
+
+    ``Msg`` is an extraction keyword: ``Msg("a message is at most {limit} characters", limit=4096)``.
+    """
+
+    __slots__ = ("params", "text")
+
+    def __init__(self, text: str, **params: object) -> None:
+        self.text = text
+        self.params = params
+
+    def render(self, lang: str) -> str:
+        return gettext(lang, self.text).format(**self.params)
+
+    def __str__(self) -> str:
+        return self.render(DEFAULT)
+
+    def __repr__(self) -> str:
+        return f"Msg({self.text!r}, **{self.params!r})"
+
+
+RULEBOOK_LOCALE = LOCALE_DIR.parents[2] / "docs" / "locale"
+"""The rulebook's Sphinx catalogs in a checkout (the same workflow): a clause statement translated there
+is shown translated at the table too."""
+
+
+@cache
+def rulebook_catalog(lang: str) -> Mapping[str, str]:
+    """Every translated message of the rulebook's catalogs of ``lang``, by its whitespace-normalised English."""
+    folder = RULEBOOK_LOCALE / lang / "LC_MESSAGES"
+    if lang == DEFAULT or not folder.is_dir():
+        return {}
+    from babel.messages.pofile import read_po
+
+    out: dict[str, str] = {}
+    for path in sorted(folder.rglob("*.po")):
+        with path.open("rb") as f:
+            for m in read_po(f, locale=lang):
+                if isinstance(m.id, str) and m.id and isinstance(m.string, str) and m.string and not m.fuzzy:
+                    out[" ".join(m.id.split())] = m.string
+    return out
+
+
+def rulebook_text(lang: str, english: str) -> str:
+    """A text of spec/ (a clause's title, say) in ``lang`` where the rulebook's catalog has it, else as it is."""
+    return rulebook_catalog(lang).get(" ".join(english.split()), english)
+
+
+def statement(clauses: Mapping[str, Mapping[str, Any]], rule: str, lang: str) -> dict[str, str] | None:
+    """A clause's statement and its language: from the rulebook's catalog of ``lang`` when it has the
+    statement, else the English of spec/clauses.yaml (shown with the clause ID)."""
+    text = clauses.get(rule, {}).get("statement")
+    if not isinstance(text, str):
+        return None
+    english = " ".join(text.split())
+    translated = rulebook_catalog(lang).get(english)
+    return {"text": translated, "lang": lang} if translated else {"text": english, "lang": DEFAULT}
+
+
+def _(text: str) -> str:
+    """Marks a message for extraction where it is translated later (the English text itself)."""
+    return text
+
+
+def negotiate(query: str | None = None, cookie: str | None = None, accept: str | None = None) -> str:
+    """The page's language: the switcher's choice, then the session's, then the browser's."""
+    for chosen in (query, cookie):
+        if chosen and chosen.strip().lower() in LANGUAGES:
+            return chosen.strip().lower()
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate((accept or "").split(",")):
+        tag, _sep, rest = part.strip().partition(";")
+        weight = 1.0
+        if rest.strip().startswith("q="):
+            try:
+                weight = float(rest.strip()[2:])
+            except ValueError:
+                weight = 0.0
+        code = tag.strip().lower().split("-")[0]
+        if code in LANGUAGES and weight > 0:
+            ranked.append((-weight, i, code))
+    return min(ranked)[2] if ranked else DEFAULT
+
+
+def choose(query: Mapping[str, str], cookies: Mapping[str, str], headers: Mapping[str, str]) -> str:
+    """:func:`negotiate` for a Starlette request or WebSocket (its query, cookies and headers)."""
+    return negotiate(query.get("lang"), cookies.get(COOKIE), headers.get("accept-language"))
+
+
+@dataclass(frozen=True)
+class PageText:
+    """What the browser needs to speak ``lang``: sent inside every page (``#hk-i18n``)."""
+
+    lang: str
+    messages: Mapping[str, str] = field(default_factory=dict)
+
+    def json(self) -> str:
+        data: dict[str, Any] = {
+            "lang": self.lang, "dir": LANGUAGES[self.lang].dir, "messages": dict(self.messages),
+            "languages": {code: language.name for code, language in LANGUAGES.items()},
+        }
+        return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")  # safe inside <script>
+
+
+_ELEMENT = re.compile(r"(<(\w+)\b[^<>]*\sdata-t>)([^<]*)(</\2>)")
+"""An element whose text is a message: ``data-t`` is its last attribute, its content plain text."""
+_HTML_TAG = re.compile(r"<html\b[^>]*>")
+_I18N_SCRIPT = '<script id="hk-i18n" type="application/json">{}</script>'
+
+
+def _elements(text: str) -> Iterator[re.Match[str]]:
+    return _ELEMENT.finditer(text)
+
+
+def page(path: Path, lang: str) -> str:
+    """A static page in ``lang``: ``<html lang dir>``, every ``data-t`` element's text, the catalog."""
+    text = path.read_text(encoding="utf-8")
+
+    def translate(m: re.Match[str]) -> str:
+        english = html.unescape(m.group(3).strip())
+        return m.group(1) + html.escape(gettext(lang, english), quote=False) + m.group(4)
+
+    text = _ELEMENT.sub(translate, text)
+    text = _HTML_TAG.sub(f'<html lang="{lang}" dir="{LANGUAGES[lang].dir}">', text, count=1)
+    return text.replace(_I18N_SCRIPT, _I18N_SCRIPT.replace("{}", PageText(lang, catalog(lang)).json()))
+
+
+# ------------------------------------------------------------------ the gettext workflow
+
+def extract_html(fileobj: IO[bytes], keywords: object, comment_tags: object,
+                 options: object) -> Iterator[tuple[int, str | None, str, list[str]]]:
+    """A Babel extractor for the pages: the text of every element marked ``data-t``."""
+    text = fileobj.read().decode("utf-8")
+    for m in _elements(text):
+        yield text.count("\n", 0, m.start(3)) + 1, None, html.unescape(m.group(3).strip()), []
+
+
+METHODS = [
+    ("**.py", "python"),
+    ("static/**.js", "javascript"),
+    ("static/**.html", "conformance.play.i18n:extract_html"),
+]
+KEYWORDS = {"_": (1,), "Msg": (1,)}
+
+
+def extract() -> Any:
+    """The template, freshly extracted from the sources of conformance/play (a Babel ``Catalog``)."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.extract import extract_from_dir
+
+    template = Catalog(project="hakka-cards table", msgid_bugs_address="", fuzzy=False)
+    root = Path(__file__).resolve().parent
+    for filename, lineno, message, comments, context in extract_from_dir(
+            root, METHODS, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
+        if isinstance(message, str) and message:
+            template.add(message, None, [(f"conformance/play/{filename}", lineno)], auto_comments=comments,
+                         context=context)
+    return template
+
+
+def update() -> None:
+    """``pybabel extract`` + ``pybabel update``: write the template, merge it into every catalog."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    template = extract()
+    with TEMPLATE.open("wb") as f:
+        write_po(f, template, width=100, omit_header=False, sort_output=False)
+    for lang in LANGUAGES:
+        if lang == DEFAULT:
+            continue
+        path = po_path(lang)
+        if path.is_file():
+            with path.open("rb") as f:
+                po = read_po(f, locale=lang)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            po = Catalog(locale=lang, project="hakka-cards table", fuzzy=False)
+        po.update(template, no_fuzzy_matching=False)
+        with path.open("wb") as f:
+            write_po(f, po, width=100, ignore_obsolete=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args != ["extract"]:
+        print("usage: python -m conformance.play.i18n extract   (re-extract locale/table.pot, update every catalog)",
+              file=sys.stderr)
+        return 2
+    update()
+    print(f"{TEMPLATE}: {len(extract())} messages; catalogs updated: "
+          + ", ".join(str(po_path(lang)) for lang in LANGUAGES if lang != DEFAULT))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,140 @@
+"""The lobby's requests: create a table, list the tables open to anyone, take a seat.
+
+A seat's token is handed out once, to the person who takes the seat: the creator gets their own
+seat link; every other person's seat is a single-use invitation (``/join/{table}?invite=…``) that
+becomes that person's seat link when they redeem it, and is gone afterwards. A table created with
+``"listed": true`` appears in ``GET /api/tables`` with its free seats (never a token or an
+invitation), and anyone may take one of them.
+
+``POST`` bodies are JSON with ``Content-Type: application/json`` and at most
+:attr:`Limits.max_body` bytes: a form of another site can send neither that type nor (the
+``Origin`` check of :mod:`~conformance.play.doors`) anything at all.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from reference_engine import Profile, SetupError
+
+from .i18n import Msg
+from .table import Table
+
+if TYPE_CHECKING:
+    from .server import PlayServer
+
+
+def _refuse(request: Request, msg: Msg, status: int, **extra: Any) -> JSONResponse:
+    from .server import language
+
+    return JSONResponse({"error": msg.render(language(request)), **extra}, status_code=status)
+
+
+async def _json_body(server: PlayServer, request: Request) -> dict[str, Any] | JSONResponse:
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        return _refuse(request, Msg("the request must be JSON, sent with Content-Type: application/json"), 415)
+    limit = server.limits.max_body
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return _refuse(request, Msg("the request is larger than {limit} bytes", limit=limit), 413)
+    try:
+        data = json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return _refuse(request, Msg("the request must be JSON"), 400)
+    if not isinstance(data, dict):
+        return _refuse(request, Msg("the request must be a JSON object"), 400)
+    return data
+
+
+def _room(server: PlayServer, request: Request) -> JSONResponse | None:
+    """Free what may be freed; refuse when the server still holds its bound of tables."""
+    server.sweep()
+    if len(server.open) >= server.limits.max_tables:
+        full = Msg("this server holds {limit} open tables, its bound (hakka-play --max-tables raises it): try again later",
+                   limit=server.limits.max_tables)
+        return _refuse(request, full, 503)
+    return None
+
+
+async def create(server: PlayServer, request: Request) -> Response:
+    body = await _json_body(server, request)
+    if isinstance(body, Response):
+        return body
+    humans, options, listed = body.get("humans", 1), body.get("options") or {}, body.get("listed", False)
+    if not isinstance(humans, int) or isinstance(humans, bool) or not 1 <= humans <= 4:
+        return _refuse(request, Msg("humans must be 1-4"), 400)
+    if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
+        return _refuse(request, Msg("options must map decision IDs to option IDs"), 400)
+    if not isinstance(listed, bool):
+        return _refuse(request, Msg("listed must be true or false"), 400)
+    try:
+        profile = Profile.from_options(options)
+    except SetupError as exc:
+        return JSONResponse({"error": str(exc), "rule": exc.rule, "href": server.rulebook.href(exc.rule)}, status_code=400)
+    full = _room(server, request)
+    if full is not None:
+        return full
+    table = server.add_table(Table(humans=range(humans), profile=profile, listed=listed))
+    seat = table.take_free()
+    assert seat is not None  # a new table has every person's seat free
+    return JSONResponse({"table": table.id, "seat": seat, "url": _seat_url(table, seat),
+                         "invites": server.invites(table)})
+
+
+def _seat_url(table: Table, seat: int) -> str:
+    return f"/table/{table.id}?token={table.seats[seat].token}"
+
+
+async def join(server: PlayServer, request: Request) -> Response:
+    body = await _json_body(server, request)
+    if isinstance(body, Response):
+        return body
+    held = server.open.get(str(body.get("table", "")))
+    invite = body.get("invite")
+    if held is None:
+        return _refuse(request, Msg("no such table: it may have ended and been cleared away"), 404)
+    table = held.table
+    if invite is not None:
+        seat = table.redeem(invite)
+        if seat is None:
+            return _refuse(request, Msg("this invitation has been used already, or never existed: ask for a new link"), 403)
+    elif not table.listed:
+        return _refuse(request, Msg("this table takes people by invitation only"), 403)
+    else:
+        seat = table.take_free()
+        if seat is None:
+            return _refuse(request, Msg("every seat of this table is taken"), 409)
+    held.last_active = server.clock()
+    await server.tell_host(table)
+    return JSONResponse({"table": table.id, "seat": seat, "url": _seat_url(table, seat)})
+
+
+async def listed(server: PlayServer, request: Request) -> Response:
+    """The tables open to anyone, with their free seats (no token, no invitation)."""
+    server.sweep()
+    out = []
+    for held in server.open.values():
+        table = held.table
+        free = table.free_seats()
+        if table.listed and free and not table.over:
+            out.append({"table": table.id, "free": free, "people": len(table.humans), "options": table.profile.changed(),
+                        "hands_played": table.game.hands_played, "online": held.connected > 0})
+    return JSONResponse({"tables": out})
+
+
+def lobby_routes(server: PlayServer) -> list[Route]:
+    async def tables(request: Request) -> Response:
+        return await (create(server, request) if request.method == "POST" else listed(server, request))
+
+    async def take(request: Request) -> Response:
+        return await join(server, request)
+
+    return [Route("/api/tables", tables, methods=["GET", "POST"]), Route("/api/join", take, methods=["POST"])]
