@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from hakka_gettext import N_
 
 import reference_engine as engine
 from reference_engine.cards import NAMES
@@ -28,27 +29,28 @@ INITIAL_ELDERS = tuple(str(c) for c in engine.Cards(engine.Hand.from_seed(0, 0).
 """ELD-1: the Elders at the start of every hand, as the engine deals them."""
 
 # The areas of spec/README.md, in reading order: prefix -> (area name, page title).
+# Titles and language names are English msgids of the catalog hakka.po (N_: translated where shown).
 AREAS: dict[str, tuple[str, str]] = {
-    "CARDS": ("cards", "The cards"),
-    "GAME": ("game", "The game"),
-    "DEAL": ("deal", "Dealing"),
-    "CALL": ("calling", "Calling"),
-    "PAT": ("patterns", "Patterns"),
-    "ELD": ("elders", "Elder cards"),
-    "TIG": ("tigers", "Five Tigers"),
-    "PLAY": ("play", "Playing"),
-    "CLAIM": ("claim", "Claiming victory"),
-    "SCORE": ("scoring", "Scoring"),
-    "OBS": ("observation", "What each seat sees"),
+    "CARDS": ("cards", N_("The cards")),
+    "GAME": ("game", N_("The game")),
+    "DEAL": ("deal", N_("Dealing")),
+    "CALL": ("calling", N_("Calling")),
+    "PAT": ("patterns", N_("Patterns")),
+    "ELD": ("elders", N_("Elder cards")),
+    "TIG": ("tigers", N_("Five Tigers")),
+    "PLAY": ("play", N_("Playing")),
+    "CLAIM": ("claim", N_("Claiming victory")),
+    "SCORE": ("scoring", N_("Scoring")),
+    "OBS": ("observation", N_("What each seat sees")),
 }
 
 LANGUAGES = {
-    "en": ("English", "ltr"),
-    "fr": ("French", "ltr"),
-    "hi": ("Hindi", "ltr"),
-    "de": ("German", "ltr"),
-    "ar": ("Arabic", "rtl"),
-    "zh": ("Chinese", "ltr"),
+    "en": (N_("English"), "ltr"),
+    "fr": (N_("French"), "ltr"),
+    "hi": (N_("Hindi"), "ltr"),
+    "de": (N_("German"), "ltr"),
+    "ar": (N_("Arabic"), "rtl"),
+    "zh": (N_("Chinese"), "ltr"),
 }
 SEED_LANGUAGES = {"000": "en", "001": "fr", "002": "hi", "003": "de", "004": "ar"}
 

@@ -13,11 +13,26 @@ from typing import Any
 
 import hakka_render as R
 from docutils import nodes
-from hakka_data import ID_IN_TEXT, Spec
+from hakka_data import ID_IN_TEXT, LANGUAGES, SEED_LANGUAGES, Spec
+from hakka_gettext import _, ngettext
+from hakka_i18n import source_lines, tnode
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
+
+
+def spec_source(spec: Spec, kind: str, ident: str) -> tuple[str, int | None]:
+    """(file, line) of a clause or decision in spec/, the location a catalog shows its texts at."""
+    path = spec.root / "spec" / f"{kind}.yaml"
+    key = (path, path.stat().st_mtime_ns if path.exists() else 0)
+    lines = _SOURCE_LINES.get(key)
+    if lines is None:
+        lines = _SOURCE_LINES[key] = source_lines(path)
+    return str(path), lines.get(ident)
+
+
+_SOURCE_LINES: dict[tuple[Path, int], dict[str, int]] = {}
 
 
 def get_spec(app: Sphinx) -> Spec:
@@ -30,7 +45,6 @@ def get_spec(app: Sphinx) -> Spec:
 def spec_root(app: Sphinx) -> Path:
     root = Path(app.config.hakka_root or Path(app.srcdir).parent)
     return root.resolve()
-
 
 
 def xref(label: str, text: str, classes: tuple[str, ...] = ()) -> addnodes.pending_xref:
@@ -82,19 +96,59 @@ def label_span(text: str) -> nodes.inline:
     return nodes.inline(text, text, classes=["hk-label"])
 
 
+def labelled_box(css_class: str, label: str, text: str, source: tuple[str, int | None]) -> nodes.container:
+    """A box of translatable paragraphs whose first one starts with a label (a clause's note, a rationale).
 
-def labelled_box(css_class: str, label: str, text: str, spec: Spec) -> nodes.container:
-    """A box of paragraphs whose first one starts with a label (a clause's note, a rationale)."""
+    ``label`` is an English message of the catalog hakka (``N_``), put in front after translation.
+    """
     box = nodes.container(classes=[css_class])
-    for i, p in enumerate(paras(text, spec)):
-        if i == 0:
-            p.insert(0, nodes.Text(" "))
-            p.insert(0, label_span(label))
-        box += p
+    blocks = [b for b in re.split(r"\n\s*\n", text.strip()) if b.strip()]
+    for i, block in enumerate(blocks):
+        box += tnode(nodes.paragraph, block, source, label=label if i == 0 else None)
     return box
 
-def quotes(items: list[dict[str, Any]] | None) -> list[nodes.Node]:
-    return [raw(R.quote_html(q.get("seed"), q.get("lang"), str(q.get("quote", "")))) for q in items or []]
+
+def quotes(items: list[dict[str, Any]] | None, language: str | None = None) -> list[nodes.Node]:
+    """The source quotes of a clause or decision, for a page in ``language``.
+
+    Where that language's seed has the passage, its quotes come first and the others
+    (the same passage in other seeds) are folded away; otherwise every quote is shown
+    in its original language, after a note saying that this language's seed lacks it.
+    """
+    items = list(items or [])
+    if not items:
+        return []
+    lang = language or "en"
+
+    def html(q: dict[str, Any]) -> nodes.raw:
+        return raw(R.quote_html(q.get("seed"), q.get("lang"), str(q.get("quote", ""))))
+
+    def lang_of(q: dict[str, Any]) -> str:
+        return str(q.get("lang") or SEED_LANGUAGES.get(str(q.get("seed", "")), ""))
+
+    own = [q for q in items if lang_of(q) == lang]
+    others = [q for q in items if lang_of(q) != lang]
+    if not own:
+        name = _(LANGUAGES.get(lang, (lang, "ltr"))[0])
+        seeds = ", ".join(sorted({str(q.get("seed", "?")) for q in others}))
+        note = nodes.paragraph(classes=["hk-quote-note"])
+        note += nodes.Text(
+            _("The {language} seed does not have this passage; it is quoted from seed {seeds}.").format(
+                language=name, seeds=seeds
+            )
+        )
+        return [note, *[html(q) for q in others]]
+    out: list[nodes.Node] = [html(q) for q in own]
+    if others:
+        more = make_details(
+            ngettext("The same in {count} other seed", "The same in {count} other seeds", len(others)).format(
+                count=len(others)
+            ),
+            ["hk-other-quotes"],
+        )
+        more.extend(html(q) for q in others)
+        out.append(more)
+    return out
 
 
 def decision_option_link(spec: Spec, did: str, option: str) -> list[nodes.Node]:
@@ -106,10 +160,31 @@ def decision_option_link(spec: Spec, did: str, option: str) -> list[nodes.Node]:
 
 def requires_nodes(spec: Spec, requires: Any) -> list[nodes.Node]:
     if requires in (None, "defaults"):
-        return [nodes.Text("every decision at its default")] if requires == "defaults" else []
+        return [nodes.Text(_("every decision at its default"))] if requires == "defaults" else []
     out: list[nodes.Node] = []
     for i, (did, opt) in enumerate(requires.items()):
         if i:
             out.append(nodes.Text(", "))
         out.extend(decision_option_link(spec, str(did), str(opt)))
     return out
+
+
+class details(nodes.General, nodes.Element):
+    """``<details><summary>…</summary>…</details>``: a worked example a reader opens if he wants it."""
+
+
+def make_details(summary: str, classes: list[str]) -> details:
+    node = details(classes=classes)
+    node["summary"] = summary
+    return node
+
+
+def visit_details_html(self: Any, node: details) -> None:
+    from html import escape
+
+    self.body.append(self.starttag(node, "details"))
+    self.body.append(f'<summary>{escape(node["summary"])}</summary>')
+
+
+def depart_details_html(self: Any, node: details) -> None:
+    self.body.append("</details>\n")

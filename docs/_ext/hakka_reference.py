@@ -14,6 +14,8 @@ import sys
 from typing import Any
 
 from docutils import nodes
+from hakka_gettext import _
+from hakka_i18n import rst_escape
 from hakka_nodes import spec_root
 from sphinx.util.docutils import SphinxDirective
 
@@ -59,7 +61,7 @@ class MessageFieldsDirective(SphinxDirective):
         root = spec_root(self.env.app)
         arg = self.arguments[0]
         if ".json" in arg:  # "scenario.schema.json#/$defs/scenario": a file under spec/schema/ and a pointer
-            file, _, pointer = arg.partition("#")
+            file, _sep, pointer = arg.partition("#")
             path = root / "spec" / "schema" / file
         else:  # "hello.request": a protocol message
             path, pointer = root / "spec" / "schema" / "protocol" / f"{arg}.schema.json", ""
@@ -73,24 +75,26 @@ class MessageFieldsDirective(SphinxDirective):
             except (KeyError, TypeError):
                 raise self.error(f"{path.relative_to(root)} has nothing at {pointer}") from None
         out: list[nodes.Node] = []
+        source = (str(path), None)
         if schema.get("description"):
-            out.append(nodes.paragraph("", "", *code_spans(schema["description"])))
-        out.append(self.fields_table(schema, f"Fields of {arg.split('#')[-1].split('/')[-1].replace('.', ' ')}"))
+            out.append(described(schema["description"], source))
+        name = arg.split("#")[-1].split("/")[-1].replace(".", " ")
+        out.append(self.fields_table(schema, _("Fields of {name}").format(name=name), source))
         return out
 
-    def fields_table(self, schema: dict[str, Any], caption: str) -> nodes.Node:
+    def fields_table(self, schema: dict[str, Any], caption: str, source: tuple[str, None]) -> nodes.Node:
         obj = _object_of(schema)
         rows: list[tuple[str, str, str, str]] = []
 
         def walk(props: dict[str, Any], req: set[str], prefix: str) -> None:
             for name, sub in props.items():
-                rows.append((prefix + name, _schema_type(sub), "yes" if name in req else "", sub.get("description", "")))
+                rows.append((prefix + name, _schema_type(sub), _("yes") if name in req else "", sub.get("description", "")))
                 if sub.get("type") == "object" and "properties" in sub:
                     walk(sub["properties"], set(sub.get("required", [])), prefix + name + ".")
 
         walk(obj.get("properties", {}), set(obj.get("required", [])), "")
         with_meaning = any(r[3] for r in rows)
-        headers = ["field", "type", "required"] + (["meaning"] if with_meaning else [])
+        headers = [_("field"), _("type"), _("required")] + ([_("meaning")] if with_meaning else [])
         widths = [22, 30, 10, 38] if with_meaning else [30, 55, 15]
         table = nodes.table(classes=["hk-fields"])
         table += nodes.title(text=caption)
@@ -111,10 +115,19 @@ class MessageFieldsDirective(SphinxDirective):
             row += nodes.entry("", nodes.paragraph(text=typ))
             row += nodes.entry("", nodes.paragraph(text=req))
             if with_meaning:
-                row += nodes.entry("", nodes.paragraph("", "", *code_spans(desc)))
+                row += nodes.entry("", described(desc, source))
             body += row
         group += body
         return table
+
+
+def described(text: str, source: tuple[str, None]) -> nodes.paragraph:
+    """A schema's description as a translatable paragraph: its msgid is RST, `code` written ``code``."""
+    p = nodes.paragraph("", "", *code_spans(text))
+    p.rawsource = "".join(f"``{part}``" if i % 2 else rst_escape(part) for i, part in enumerate(text.split("`")))
+    p.source, p.line = source
+    p["hk_msg"] = True
+    return p
 
 
 def code_spans(text: str) -> list[nodes.Node]:

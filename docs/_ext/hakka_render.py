@@ -21,18 +21,20 @@ from hakka_data import (
     parse_action,
     parse_cards,
 )
+from hakka_gettext import N_, _, current_language, ngettext
 
 SUIT_CLASS = {"Sup": "sup", "Gon": "gon", "Zok": "zok", "Sin": "sin", None: "wan"}
 SUIT_LABEL = {"Sup": "Sup", "Gon": "Gon", "Zok": "Zok", "Sin": "Sin", None: "Wan"}
+# English msgids of the catalog hakka (N_); translated with _() where they are drawn.
 VERB_TEXT = {
-    "call": "calls",
-    "pass": "passes",
-    "play": "plays",
-    "discard": "discards",
-    "claim": "claims victory",
-    "continue": "plays on",
-    "tigers": "declares the Five Tigers",
-    "decline": "declines the Five Tigers",
+    "call": N_("calls"),
+    "pass": N_("passes"),
+    "play": N_("plays"),
+    "discard": N_("discards"),
+    "claim": N_("claims victory"),
+    "continue": N_("plays on"),
+    "tigers": N_("declares the Five Tigers"),
+    "decline": N_("declines the Five Tigers"),
 }
 
 
@@ -45,9 +47,9 @@ def card_html(card: Card, elder: bool = False, down: bool = False) -> str:
         classes.append("hk-down")
     spoken = "Wan Sin" if card.suit is None else f"{card.suit} {card.number}"
     if elder:
-        spoken += ", Elder"
+        spoken += ", " + _("Elder")
     if down:
-        spoken += ", discarded face down"
+        spoken += ", " + _("discarded face down")
     star = '<span class="hk-star" aria-hidden="true">★</span>' if elder else ""
     return (
         f'<span class="{" ".join(classes)}" title="{escape(spoken)}" role="img" aria-label="{escape(spoken)}">'
@@ -57,12 +59,12 @@ def card_html(card: Card, elder: bool = False, down: bool = False) -> str:
 
 
 def cards_html(
-    cards: Iterable[Card], elders: Iterable[str] = INITIAL_ELDERS, down: bool = False, empty: str = "no cards"
+    cards: Iterable[Card], elders: Iterable[str] = INITIAL_ELDERS, down: bool = False, empty: str = N_("no cards")
 ) -> str:
     elder_set = set(elders)
     items = [card_html(c, c.name in elder_set, down) for c in cards]
     if not items:
-        return f'<span class="hk-nocards">{escape(empty)}</span>'
+        return '<span class="hk-nocards">' + escape(_(empty)) + "</span>"
     return f'<span class="hk-cards">{"".join(items)}</span>'
 
 
@@ -73,14 +75,25 @@ def text_cards_html(text: Any, elders: Iterable[str] = INITIAL_ELDERS, down: boo
 def quote_html(seed: str | None, lang: str | None, quote: str) -> str:
     """A source quotation, in its language, labelled; right-to-left where the script is."""
     lang = lang or SEED_LANGUAGES.get(str(seed or ""), "")
-    name, direction = LANGUAGES.get(lang, (lang or "source", "ltr"))
-    label = f"{name}, seed {seed}" if seed else name
+    english_name, direction = LANGUAGES.get(lang, (lang or N_("source"), "ltr"))
+    name = _(english_name)
+    label = list_join(name, _("seed {seed}").format(seed=seed)) if seed else name
     return (
         '<figure class="hk-quote">'
         f'<blockquote lang="{escape(lang)}" dir="{direction}"><p>{escape(quote)}</p></blockquote>'
         f'<figcaption><span class="hk-lang">{escape(name)}</span>'
         f'{escape(label[len(name):])}</figcaption></figure>'
     )
+
+
+# The comma between two items of a label, in the page's script (Arabic writes "،").
+# Not a message: CLDR's list patterns have no bare comma for Arabic ("{0} و{1}", "and").
+LIST_COMMA = {"ar": "، "}
+
+
+def list_join(first: str, second: str) -> str:
+    """Two items of a label, separated by the comma of the page's language."""
+    return first + LIST_COMMA.get(current_language(), ", ") + second
 
 
 def scenario_source_html(source: str) -> str:
@@ -108,19 +121,20 @@ class Seats:
     def roles(self, seat: int) -> list[str]:
         out = []
         if seat == self.dealer:
-            out.append("Dealer")
+            out.append("dealer")
         if seat == self.dreamer:
-            out.append("Dreamer")
+            out.append("dreamer")
         if seat == self.privileged:
-            out.append("PP")
+            out.append("pp")
         return out
 
     def label(self, seat: int | None, short: bool = False) -> str:
         if seat is None:
-            return "nobody"
+            return escape(_("nobody"))
         roles = self.roles(seat)
-        badge = "".join(f'<span class="hk-role hk-role-{r.lower()}">{r}</span>' for r in roles)
-        return f'<span class="hk-seat">Seat&nbsp;{seat}</span>{badge}'
+        badge = "".join(f'<span class="hk-role hk-role-{r}">{escape(_(ROLE_TEXT[r]))}</span>' for r in roles)
+        seat_text = escape(_("Seat {seat}").format(seat=seat)).replace(" ", "&nbsp;")
+        return f'<span class="hk-seat">{seat_text}</span>{badge}'
 
 
 def hands_html(hands: list[list[Card]], seats: Seats, how: str) -> str:
@@ -130,10 +144,11 @@ def hands_html(hands: list[list[Card]], seats: Seats, how: str) -> str:
             f"<tr><th scope=\"row\">{seats.label(seat)}</th>"
             f"<td>{cards_html(hand)}</td><td class=\"hk-count\">{len(hand)}</td></tr>"
         )
-    caption = "The deal" if how == "hands" else f"The deal, {escape(how)}"
+    caption = escape(_("The deal") if how == "hands" else _("The deal, {how}").format(how=how))
     return (
         '<table class="hk-hands"><caption>' + caption + "</caption>"
-        "<thead><tr><th>Seat</th><th>Cards (★ = Elder at the start)</th><th>#</th></tr></thead>"
+        "<thead><tr><th>" + escape(_("Seat")) + "</th><th>" + escape(_("Cards (★ = Elder at the start)"))
+        + "</th><th>#</th></tr></thead>"
         "<tbody>" + "".join(rows) + "</tbody></table>"
     )
 
@@ -145,10 +160,11 @@ def action_html(text: str, elders: Iterable[str] = INITIAL_ELDERS) -> str:
     try:
         verb, cards = parse_action(text)
     except SpecError:
-        return f'<code class="hk-malformed">{escape(text)}</code> <span class="hk-note">(not valid card text)</span>'
+        note = escape(_("(not valid card text)"))
+        return f'<code class="hk-malformed">{escape(text)}</code> <span class="hk-note">{note}</span>'
     if verb not in VERB_TEXT:
         return f'<code class="hk-malformed">{escape(text)}</code>'
-    words = f'<span class="hk-verb hk-verb-{verb}">{VERB_TEXT[verb]}</span>'
+    words = f'<span class="hk-verb hk-verb-{verb}">{escape(_(VERB_TEXT[verb]))}</span>'
     if verb in ("play", "discard"):
         return words + " " + cards_html(cards, elders, down=(verb == "discard"))
     return words
@@ -159,44 +175,50 @@ def legal_html(legal: dict[str, Any]) -> str:
     discard = legal.get("discard")
     if discard:
         # The discard option may name a whole hand: it wraps, unlike a single play.
+        words = escape(_("discard any {count} of").format(count=int(discard["count"])))
         parts.append(
-            f'<span class="hk-discard-option"><span class="hk-verb hk-verb-discard">discard any '
-            f'{int(discard["count"])}</span> of ' + text_cards_html(discard["from"]) + "</span>"
+            f'<span class="hk-discard-option"><span class="hk-verb hk-verb-discard">{words}</span> '
+            + text_cards_html(discard["from"]) + "</span>"
         )
     if not parts:
-        return '<span class="hk-nocards">no action</span>'
-    return '<span class="hk-or"> or </span>'.join(parts)
+        return '<span class="hk-nocards">' + escape(_("no action")) + "</span>"
+    return ('<span class="hk-or"> ' + escape(_("or")) + " </span>").join(parts)
 
 
 RESULT_END = {
-    "claim": "a claim",
-    "five-tigers": "the Five Tigers",
-    "played-out": "cards played out, no claim",
-    "void": "a void hand (nobody called)",
+    "claim": N_("a claim"),
+    "five-tigers": N_("the Five Tigers"),
+    "played-out": N_("cards played out, no claim"),
+    "void": N_("a void hand (nobody called)"),
 }
+PATTERN_TEXT = {"run": N_("a Run"), "set": N_("a Set"), "single": N_("a Single"), "none": N_("not a pattern")}
+ROLE_TEXT = {"dealer": N_("Dealer"), "dreamer": N_("Dreamer"), "pp": N_("PP")}
 
 
 def result_html(result: dict[str, Any], seats: Seats) -> str:
     facts = []
     if "end" in result:
-        facts.append(("Ended by", escape(RESULT_END.get(result["end"], str(result["end"])))))
+        facts.append((_("Ended by"), escape(_(RESULT_END.get(result["end"], str(result["end"]))))))
     if "winner" in result:
-        facts.append(("Winner", seats.label(result["winner"])))
+        facts.append((_("Winner"), seats.label(result["winner"])))
     if "tricks" in result:
-        facts.append(("Winner's count", "—" if result["tricks"] is None else f"{result['tricks']} tricks"))
+        facts.append((_("Winner's count"), _tricks(result["tricks"])))
     if "dreamer_count" in result:
-        dc = result["dreamer_count"]
-        facts.append(("Dreamer's count", "—" if dc is None else f"{dc} tricks"))
+        facts.append((_("Dreamer's count"), _tricks(result["dreamer_count"])))
     if "next_dealer" in result:
-        facts.append(("Next Dealer", seats.label(result["next_dealer"])))
+        facts.append((_("Next Dealer"), seats.label(result["next_dealer"])))
     if "counts" in result:
-        facts.append(("Counts toward the 4 hands", "yes" if result["counts"] else "no"))
+        facts.append((_("Counts toward the 4 hands"), _("yes") if result["counts"] else _("no")))
     html = ""
     if facts:
-        html += '<dl class="hk-facts">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts) + "</dl>"
+        html += '<dl class="hk-facts">' + "".join(f"<dt>{escape(k)}</dt><dd>{v}</dd>" for k, v in facts) + "</dl>"
     if "deltas" in result:
-        html += four_html("Score change", result["deltas"], seats, signed=True)
+        html += four_html(_("Score change"), result["deltas"], seats, signed=True)
     return html
+
+
+def _tricks(count: int | None) -> str:
+    return "—" if count is None else escape(ngettext("{count} trick", "{count} tricks", count).format(count=count))
 
 
 def four_html(title: str, values: list[int], seats: Seats, signed: bool = False) -> str:
@@ -216,12 +238,12 @@ def four_html(title: str, values: list[int], seats: Seats, signed: bool = False)
 
 
 PHASES = {
-    "calling": "Calling",
-    "tigers": "Five Tigers choice",
-    "playing": "Playing",
-    "claim": "claim or play on",
-    "ended": "hand over",
-    "game-over": "game over",
+    "calling": N_("Calling"),
+    "tigers": N_("Five Tigers choice"),
+    "playing": N_("Playing"),
+    "claim": N_("claim or play on"),
+    "ended": N_("hand over"),
+    "game-over": N_("game over"),
 }
 
 
@@ -233,52 +255,58 @@ def _hands_items(hands: dict[Any, Any], seats: Seats) -> list[str]:
     items = []
     for seat, cards in sorted(hands.items(), key=lambda kv: int(kv[0])):
         who = seats.label(int(seat))
-        items.append(f"{who} holds " + text_cards_html(cards) if cards else f"{who} holds no card")
+        items.append(escape(_("{seat} holds {cards}")).format(seat=who, cards=text_cards_html(cards)) if cards
+                     else escape(_("{seat} holds no card")).format(seat=who))
     return items
 
 
 def _game_items(g: dict[str, Any], seats: Seats) -> list[str]:
     bits = []
     if "hand" in g:
-        bits.append(f"hand {g['hand']}")
+        bits.append(_("hand {number}").format(number=g["hand"]))
     if "deals" in g:
-        bits.append(f"{g['deals']} deals")
+        bits.append(ngettext("{count} deal", "{count} deals", int(g["deals"])).format(count=g["deals"]))
     if "hands_played" in g:
-        bits.append(f"{g['hands_played']} hands played")
-    items = ["game: " + ", ".join(bits)] if bits else []
+        n = int(g["hands_played"])
+        bits.append(ngettext("{count} hand played", "{count} hands played", n).format(count=n))
+    items = [escape(_("game: {facts}").format(facts=", ".join(bits)))] if bits else []
     if "scores" in g:
-        items.append(four_html("Game score", g["scores"], seats, signed=True))
+        items.append(four_html(_("Game score"), g["scores"], seats, signed=True))
     return items
 
 
 def _round_item(r: dict[str, Any], seats: Seats) -> str:
-    plays = "; ".join(f"{seats.label(p['seat'])}: {action_html(p['action'])}" for p in r["plays"]) or "no play yet"
-    return f"round in progress, led by {seats.label(r['leader'])}: {plays}"
+    plays = "; ".join(f"{seats.label(p['seat'])}: {action_html(p['action'])}" for p in r["plays"])
+    return escape(_("round in progress, led by {seat}: {plays}")).format(
+        seat=seats.label(r["leader"]), plays=plays or escape(_("no play yet")))
 
 
 def _elders_item(text: Any, seats: Seats) -> str:
     cards = parse_cards(text)
-    return "Elders, exactly: " + cards_html(cards, [c.name for c in cards], empty="none")
+    return escape(_("Elders, exactly:")) + " " + cards_html(cards, [c.name for c in cards], empty=N_("none"))
 
 
 def _elders_include_item(text: Any, seats: Seats) -> str:
     cards = parse_cards(text)
-    return "Elders include " + cards_html(cards, [c.name for c in cards])
+    return escape(_("Elders include")) + " " + cards_html(cards, [c.name for c in cards])
 
 
 # Each expectation key of a step (or of `final`), in the order they are shown,
 # and how it reads: one item, or a list of items.
 _EXPECT_ITEMS: tuple[tuple[str, Callable[[Any, Seats], str | list[str]]], ...] = (
-    ("phase", lambda v, s: f"phase: <b>{escape(PHASES.get(v, v))}</b>"),
-    ("to_act", lambda v, s: "nobody to act" if v is None else f"{s.label(v)} to act"),
-    ("privileged", lambda v, s: "no Privileged Player" if v is None else f"Privileged Player: {s.label(v)}"),
-    ("legal", lambda v, s: "legal, exactly: " + legal_html(v)),
-    ("legal_includes", lambda v, s: "may: " + _actions_html(v)),
-    ("legal_excludes", lambda v, s: '<span class="hk-neg">may not:</span> ' + _actions_html(v)),
+    ("phase", lambda v, s: escape(_("phase:")) + f" <b>{escape(_(PHASES.get(v, v)))}</b>"),
+    ("to_act", lambda v, s: escape(_("nobody to act")) if v is None else escape(_("{seat} to act")).format(seat=s.label(v))),
+    ("privileged", lambda v, s: escape(_("no Privileged Player")) if v is None
+     else escape(_("Privileged Player: {seat}")).format(seat=s.label(v))),
+    ("legal", lambda v, s: escape(_("legal, exactly:")) + " " + legal_html(v)),
+    ("legal_includes", lambda v, s: escape(_("may:")) + " " + _actions_html(v)),
+    ("legal_excludes", lambda v, s: '<span class="hk-neg">' + escape(_("may not:")) + "</span> " + _actions_html(v)),
     ("elders", _elders_item),
     ("elders_include", _elders_include_item),
-    ("elders_exclude", lambda v, s: '<span class="hk-neg">not Elders:</span> ' + cards_html(parse_cards(v), ())),
-    ("tricks", lambda v, s: "tricks: " + " · ".join(f"seat {seat}: {t}" for seat, t in enumerate(v))),
+    ("elders_exclude", lambda v, s: '<span class="hk-neg">' + escape(_("not Elders:")) + "</span> "
+     + cards_html(parse_cards(v), ())),
+    ("tricks", lambda v, s: escape(_("tricks:")) + " "
+     + " · ".join(escape(_("seat {seat}: {tricks}").format(seat=seat, tricks=t)) for seat, t in enumerate(v))),
     ("hands", _hands_items),
     ("game", _game_items),
     ("round", _round_item),
@@ -310,7 +338,7 @@ def final_html(title: str, final: dict[str, Any], seats: Seats) -> str:
 
 def result_or_none_html(result: dict[str, Any] | None, seats: Seats) -> str:
     if result is None:
-        return "no hand result yet"
+        return escape(_("no hand result yet"))
     return '<div class="hk-result">' + result_html(result, seats) + "</div>"
 
 
@@ -319,26 +347,32 @@ def refused_setup_html(body: dict[str, Any]) -> str:
     def setup_rows(setup: dict[str, Any]) -> str:
         if "game" in setup:
             game = setup["game"]
-            rows = f'<tr><th scope="row">first Dealer</th><td>seat {game["first_dealer"]}</td></tr>'
-            return rows + "".join(f'<tr><th scope="row">deal {i}</th><td>{escape(json_text(d))}</td></tr>'
+            rows = _row(_("first Dealer"), escape(_("seat {seat}").format(seat=game["first_dealer"])))
+            return rows + "".join(_row(_("deal {number}").format(number=i), escape(json_text(d)))
                                   for i, d in enumerate(game["deals"], 1))
-        rows = f'<tr><th scope="row">Dealer</th><td>seat {setup["dealer"]}</td></tr>'
+        rows = _row(_("Dealer"), escape(_("seat {seat}").format(seat=setup["dealer"])))
         for seat, hand in enumerate(setup.get("hands", [])):
-            rows += f'<tr><th scope="row">seat {seat}</th><td><code>{escape(hand)}</code></td></tr>'
+            rows += _row(_("seat {seat}").format(seat=seat), f"<code>{escape(hand)}</code>")
         for key in ("deck", "seed"):
             if key in setup:
                 rows += f'<tr><th scope="row">{key}</th><td><code>{escape(str(setup[key]))}</code></td></tr>'
         return rows
     html = ""
     if "before" in body:
-        html += ('<p class="hk-game-setup">First a valid hand is started; after the refusal it must be '
-                 'exactly as it was.</p>')
+        html += '<p class="hk-game-setup">' + escape(
+            _("First a valid hand is started; after the refusal it must be exactly as it was.")) + "</p>"
     if "options" in body:
-        html += f'<p class="hk-game-setup">Options sent: <code>{escape(json_text(body["options"]))}</code></p>'
+        html += ('<p class="hk-game-setup">' + escape(_("Options sent:")) + " "
+                 f'<code>{escape(json_text(body["options"]))}</code></p>')
+    refused = escape(_("✗ refused: {error}").format(error=body["error"]))
     html += '<table class="hk-duel"><tbody>' + setup_rows(body["start"]) + (
-        f'<tr><th scope="row">Result</th><td><span class="hk-verdict hk-no">✗ refused: '
-        f'{escape(body["error"])}</span></td></tr></tbody></table>')
+        '<tr><th scope="row">' + escape(_("Result")) + f'</th><td><span class="hk-verdict hk-no">{refused}'
+        "</span></td></tr></tbody></table>")
     return html
+
+
+def _row(head: str, cell_html: str) -> str:
+    return f'<tr><th scope="row">{escape(head)}</th><td>{cell_html}</td></tr>'
 
 
 def json_text(value: Any) -> str:
@@ -353,10 +387,10 @@ def pattern_html(body: dict[str, Any]) -> str:
     elders = parse_cards(body["elders"]) if "elders" in body else None
     elder_names = [c.name for c in elders] if elders is not None else list(INITIAL_ELDERS)
     if "classify" in body:
-        verdict = {"run": "a Run", "set": "a Set", "single": "a Single", "none": "not a pattern"}[body["expect"]]
+        verdict = escape(_(PATTERN_TEXT[body["expect"]]))
         cls = "hk-no" if body["expect"] == "none" else "hk-yes"
         return (
-            '<div class="hk-pattern"><span class="hk-label">Cards</span> '
+            '<div class="hk-pattern"><span class="hk-label">' + escape(_("Cards")) + "</span> "
             + text_cards_html(body["classify"], elder_names)
             + f' <span class="hk-arrow">→</span> <span class="hk-verdict {cls}">{verdict}</span></div>'
         )
@@ -364,18 +398,16 @@ def pattern_html(body: dict[str, Any]) -> str:
     beats = body["expect"] == "beats"
     html = '<div class="hk-pattern hk-beats"><table class="hk-duel"><tbody>'
     html += (
-        f'<tr><th scope="row">Winning so far{" (the lead)" if led else " (not the lead)"}</th>'
-        f"<td>{text_cards_html(body['current'], elder_names)}</td></tr>"
-        f'<tr><th scope="row">Played next</th><td>{text_cards_html(body["challenger"], elder_names)}</td></tr>'
+        _row(_("Winning so far (the lead)") if led else _("Winning so far (not the lead)"),
+             text_cards_html(body["current"], elder_names))
+        + _row(_("Played next"), text_cards_html(body["challenger"], elder_names))
     )
     if elders is not None and set(elder_names) != set(INITIAL_ELDERS):
-        html += (
-            '<tr><th scope="row">Elders at that moment</th>'
-            f"<td>{cards_html(elders, elder_names, empty='none')}</td></tr>"
-        )
-    verdict = "beats it" if beats else "does not beat it"
+        html += _row(_("Elders at that moment"), cards_html(elders, elder_names, empty=N_("none")))
+    verdict = escape(_("beats it") if beats else _("does not beat it"))
     html += (
-        f'<tr><th scope="row">Result</th><td><span class="hk-verdict {"hk-yes" if beats else "hk-no"}">'
+        '<tr><th scope="row">' + escape(_("Result"))
+        + f'</th><td><span class="hk-verdict {"hk-yes" if beats else "hk-no"}">'
         f"{'✓' if beats else '✗'} {verdict}</span></td></tr></tbody></table></div>"
     )
     return html
@@ -392,7 +424,7 @@ def steps_html(steps: list[dict[str, Any]], seats: Seats, elders: list[list[str]
         if "do" in step:
             action = action_html(step["do"], now)
             try:
-                verb, _ = parse_action(step["do"])
+                verb, _cards = parse_action(step["do"])
             except SpecError:
                 verb = ""
             if verb == "call" and not called:
@@ -402,20 +434,22 @@ def steps_html(steps: list[dict[str, Any]], seats: Seats, elders: list[list[str]
         elif "reject" in step:
             cls = ' class="hk-rejected"'
             action = (
-                f'<span class="hk-refused">✗ refused ({escape(str(step.get("error", "")))})</span> '
+                '<span class="hk-refused">' + escape(_("✗ refused ({error})").format(error=step.get("error", "")))
+                + "</span> "
                 + action_html(step["reject"], now)
             )
         else:
-            action = '<span class="hk-note">check</span>'
+            action = '<span class="hk-note">' + escape(_("check")) + "</span>"
         who = seats.label(seat) if seat is not None else ""
         then = expect_html(step.get("expect") or {}, seats)
         if then:
-            then = '<div class="hk-then"><span class="hk-then-label">then</span>' + then + "</div>"
+            then = '<div class="hk-then"><span class="hk-then-label">' + escape(_("then")) + "</span>" + then + "</div>"
         rows.append(
             f"<tr{cls}><td class=\"hk-n\">{n}</td><td class=\"hk-who\">{who}</td>"
             f'<td><div class="hk-action">{action}</div>{then}</td></tr>'
         )
     return (
-        '<table class="hk-steps"><thead><tr><th>#</th><th>Seat</th>'
-        "<th>Action, then what the engine must show</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+        '<table class="hk-steps"><thead><tr><th>#</th><th>' + escape(_("Seat")) + "</th>"
+        "<th>" + escape(_("Action, then what the engine must show")) + "</th></tr></thead><tbody>"
+        + "".join(rows) + "</tbody></table>"
     )

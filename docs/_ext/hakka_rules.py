@@ -14,8 +14,10 @@ import hakka_render as R
 from docutils import nodes
 from docutils.parsers.rst import directives
 from hakka_data import AREAS, INITIAL_ELDERS, Spec, SpecError, clause_page, option_ids, parse_cards, score_table
-from hakka_nodes import autolink, get_spec, label_span, labelled_box, para, quotes, raw, register_label, xref
-from hakka_scenarios import examples_block
+from hakka_gettext import N_, _
+from hakka_i18n import tinline_text, tnode
+from hakka_nodes import get_spec, label_span, labelled_box, quotes, raw, register_label, spec_source, xref
+from hakka_scenarios import example_homes, examples_block
 from sphinx import addnodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
@@ -34,55 +36,53 @@ class AreaDirective(SphinxDirective):
         clauses = spec.clauses_of(prefix)
         if not clauses:
             raise self.error(f"no clause of area {prefix} in spec/clauses.yaml")
-        area_name, title = AREAS.get(prefix, (str(clauses[0].get("area", prefix)).lower(), prefix.title()))
+        # The area is named by its translated title: the spec's key ("calling") is English.
+        _key, title = AREAS.get(prefix, (str(clauses[0].get("area", prefix)).lower(), prefix.title()))
         page = nodes.section(ids=[f"area-{prefix.lower()}"], names=[f"area-{prefix.lower()}"])
-        page += nodes.title(text=f"{title}")
+        page += nodes.title(text=_(title))
         intro = nodes.paragraph(classes=["hk-area-intro"])
         intro += nodes.Text(
-            f"Clauses {prefix}-1 to {clauses[-1]['id']} (area “{area_name}”). Each clause states one rule "
-            "at the default of the decisions it names; the quotations are the source rulebook's own words."
+            _(
+                "Clauses {first} to {last} (area “{area}”). Each clause states one rule at the default "
+                "of the decisions it names; the quotations are the source rulebook's own words."
+            ).format(first=f"{prefix}-1", last=clauses[-1]["id"], area=_(title))
         )
         page += intro
-        drawn: set[str] = set()
+        homes = example_homes(spec)
         for clause in clauses:
-            page += self.clause_section(spec, clause, drawn)
+            page += self.clause_section(spec, clause, homes)
         return [page]
 
-    def clause_section(self, spec: Spec, clause: dict[str, Any], drawn: set[str]) -> nodes.section:
+    def clause_section(self, spec: Spec, clause: dict[str, Any], homes: dict[str, str]) -> nodes.section:
         cid = clause["id"]
         label = cid.lower()
+        src = spec_source(spec, "clauses", cid)
         title_text = f"{cid} · {clause.get('title', '')}".rstrip(" ·")
         register_label(self, label, title_text)
         sec = nodes.section(ids=[label], names=[label], classes=["hk-clause"])
-        sec += nodes.title(text=title_text)
-        sec += para(" ".join(str(clause.get("statement", "")).split()), spec, ["hk-statement"])
+        title = nodes.title()
+        title += nodes.Text(f"{cid} · ")
+        title += tinline_text(str(clause.get("title", "")), src)
+        sec += title
+        sec += tnode(nodes.paragraph, str(clause.get("statement", "")), src, ["hk-statement"])
 
         if clause.get("basis") == "derived":
             box = nodes.container(classes=["hk-derived"])
-            p = nodes.paragraph()
-            p += label_span("Derived")
-            p += nodes.Text(" ")
-            p.extend(autolink(" ".join(str(clause.get("explanation", "")).split()), spec))
-            box += p
+            box += tnode(nodes.paragraph, str(clause.get("explanation", "")), src, label=N_("Derived"))
             sec += box
         if clause.get("notes"):
-            sec += labelled_box("hk-notes", "Note", str(clause["notes"]), spec)
+            sec += labelled_box("hk-notes", N_("Note"), str(clause["notes"]), src)
         for ex in clause.get("examples") or []:
             box = nodes.container(classes=["hk-clause-example"])
-            p = nodes.paragraph()
-            p += label_span("Example")
-            p += nodes.Text(" ")
-            p += nodes.strong(text=str(ex.get("title", "")))
-            p += nodes.Text(". ")
-            p.extend(autolink(" ".join(str(ex.get("text", "")).split()), spec))
-            box += p
-            box.extend(quotes(ex.get("source")))
+            box += tnode(nodes.paragraph, str(ex.get("title", "")), src, ["hk-example-title"], label=N_("Example"))
+            box += tnode(nodes.paragraph, str(ex.get("text", "")), src)
+            box.extend(quotes(ex.get("source"), self.env.config.language))
             sec += box
 
         decs = clause.get("decisions") or []
         if decs:
             p = nodes.paragraph(classes=["hk-deps"])
-            p += label_span("Depends on")
+            p += label_span(_("Depends on"))
             for i, did in enumerate(decs):
                 p += nodes.Text(", " if i else " ")
                 d = spec.decision_by_id.get(did)
@@ -90,19 +90,19 @@ class AreaDirective(SphinxDirective):
                     p += nodes.Text(did)
                     logger.warning(f"hakka_spec: {cid} names {did}, which spec/decisions.yaml does not define")
                     continue
-                p += xref(did.lower(), f"{did} {d.get('title', d.get('key', ''))}", ("hk-id",))
-                p += nodes.Text(f" (default {spec.default_of(did)})")
+                p += xref(did.lower(), did, ("hk-id",))
+                p += nodes.Text(" (" + _("default {option}").format(option=spec.default_of(did)) + ")")
             sec += p
 
-        src = clause.get("source") or []
-        if src:
+        sources = clause.get("source") or []
+        if sources:
             box = nodes.container(classes=["hk-sources"])
             p = nodes.paragraph(classes=["hk-sources-title"])
-            p += label_span("Source")
+            p += label_span(_("Source"))
             box += p
-            box.extend(quotes(src))
+            box.extend(quotes(sources, self.env.config.language))
             sec += box
-        sec.extend(examples_block(spec, cid, drawn))
+        sec.extend(examples_block(spec, cid, homes))
         return sec
 
 
@@ -114,34 +114,39 @@ class RulesIndexDirective(SphinxDirective):
         out: list[nodes.Node] = []
         intro = nodes.paragraph()
         intro += nodes.Text(
-            f"The {len(spec.clauses)} clauses of the rules, in reading order. A clause's ID is also "
-            "its address: clause PLAY-4 is at rules/play.html#play-4. Each clause links the "
-            f"decisions it depends on ({len(spec.decisions)} in all, see "
+            _(
+                "The {clauses} clauses of the rules, in reading order. A clause's ID is also its address: "
+                "clause PLAY-4 is at rules/play.html#play-4. Each clause links the decisions it depends on "
+                "({decisions} in all, see "
+            ).format(clauses=len(spec.clauses), decisions=len(spec.decisions))
         )
         ref = addnodes.pending_xref("", refdomain="std", reftype="doc", reftarget="/decisions", refexplicit=True)
-        ref += nodes.inline(text="Decisions")
+        ref += nodes.inline(text=_("Decisions"))
         intro += ref
-        intro += nodes.Text(") and is followed by worked examples drawn from the conformance scenarios.")
+        intro += nodes.Text(_(") and is followed by worked examples drawn from the conformance scenarios."))
         out.append(intro)
         out.append(raw(card_legend_html()))
         table = nodes.bullet_list(classes=["hk-area-list"])
         for prefix in spec.areas():
             clauses = spec.clauses_of(prefix)
-            _, title = AREAS.get(prefix, (prefix.lower(), prefix.title()))
+            _name, title = AREAS.get(prefix, (prefix.lower(), prefix.title()))
             item = nodes.list_item()
             p = nodes.paragraph()
             ref = addnodes.pending_xref(
                 "", refdomain="std", reftype="doc", reftarget=f"/{clause_page(clauses[0]['id'])}", refexplicit=True
             )
-            ref += nodes.inline(text=title)
+            ref += nodes.inline(text=_(title))
             p += nodes.strong("", "", ref)
             p += nodes.Text(f"  ({prefix}-1 … {clauses[-1]['id']})")
             item += p
+            # The clause titles, as links: each is the msgid of its clause's title on the rules page.
             sub = nodes.paragraph(classes=["hk-area-clauses"])
             for i, c in enumerate(clauses):
                 if i:
                     sub += nodes.Text(" · ")
-                sub += xref(c["id"].lower(), f"{c['id']} {c.get('title', '')}")
+                sub += xref(c["id"].lower(), c["id"])
+                sub += nodes.Text(" ")
+                sub += tinline_text(str(c.get("title", "")), spec_source(spec, "clauses", c["id"]))
             item += sub
             table += item
         out.append(table)
@@ -154,13 +159,13 @@ def card_legend_html() -> str:
     sample = [Card(n) for n in ("Sup7", "Gon7", "Zok7", "Sin7", "WanSin")]
     elders = [Card(n) for n in INITIAL_ELDERS]
     return (
-        '<div class="hk-legend"><p><b>How cards are drawn.</b> Each card shows its number and its suit; '
-        "the suits also differ in colour: Sup red, Gon green, Zok blue, Sin black, and the suitless "
-        "Wan Sin purple.</p>"
-        f"<p>{R.cards_html(sample, ())}</p>"
-        "<p>A star marks an Elder. The Elders at the start of every hand (ELD-1):</p>"
-        f"<p>{R.cards_html(elders)}</p>"
-        "<p>A card drawn faded with a dashed border was discarded face down.</p></div>"
+        '<div class="hk-legend"><p><b>' + escape(_("How cards are drawn.")) + "</b> "
+        + escape(_("Each card shows its number and its suit; the suits also differ in colour: Sup red, "
+                   "Gon green, Zok blue, Sin black, and the suitless Wan Sin purple."))
+        + f"</p><p>{R.cards_html(sample, ())}</p>"
+        + "<p>" + escape(_("A star marks an Elder. The Elders at the start of every hand (ELD-1):")) + "</p>"
+        + f"<p>{R.cards_html(elders)}</p>"
+        + "<p>" + escape(_("A card drawn faded with a dashed border was discarded face down.")) + "</p></div>"
     )
 
 
@@ -205,8 +210,8 @@ class DecisionsDirective(SphinxDirective):
         head = nodes.thead()
         group += head
         row = nodes.row()
-        for h in ("ID", "Question", "Default", "Other options"):
-            row += nodes.entry("", nodes.paragraph(text=h))
+        for h in (N_("ID"), N_("Question"), N_("Default"), N_("Other options")):
+            row += nodes.entry("", nodes.paragraph(text=_(h)))
         head += row
         body = nodes.tbody()
         group += body
@@ -215,7 +220,7 @@ class DecisionsDirective(SphinxDirective):
             p = nodes.paragraph()
             p += xref(d["id"].lower(), d["id"], ("hk-id",))
             row += nodes.entry("", p)
-            row += nodes.entry("", nodes.paragraph(text=str(d.get("title", ""))))
+            row += nodes.entry("", tnode(nodes.paragraph, str(d.get("title", "")), spec_source(spec, "decisions", d["id"])))
             row += nodes.entry("", nodes.paragraph("", "", nodes.literal(text=str(spec.default_of(d["id"])))))
             others = [o for o in option_ids(d) if o != spec.default_of(d["id"])]
             p = nodes.paragraph()
@@ -232,38 +237,45 @@ class DecisionsDirective(SphinxDirective):
     def decision_section(self, spec: Spec, d: dict[str, Any]) -> nodes.section:
         did = d["id"]
         label = did.lower()
+        src = spec_source(spec, "decisions", did)
         title_text = f"{did} · {d.get('title', d.get('key', ''))}"
         register_label(self, label, title_text)
         sec = nodes.section(ids=[label], names=[label], classes=["hk-decision"])
-        sec += nodes.title(text=title_text)
+        title = nodes.title()
+        title += nodes.Text(f"{did} · ")
+        title += tinline_text(str(d.get("title", d.get("key", ""))), src)
+        sec += title
         meta = nodes.paragraph(classes=["hk-dec-meta"])
-        meta += label_span("Key")
+        meta += label_span(_("Key"))
         meta += nodes.Text(" ")
         meta += nodes.literal(text=str(d.get("key", "")))
         origin = d.get("origin")
         if origin:
             meta += nodes.Text("  ·  ")
-            meta += label_span("Found in")
-            meta += nodes.Text(
-                " " + {"rules-notes": "the close reading of the source", "implementation": "implementing the rules"}.get(
-                    str(origin), str(origin)
-                )
-            )
+            meta += label_span(_("Found in"))
+            meta += nodes.Text(" " + _(ORIGINS.get(str(origin), str(origin))))
         sec += meta
-        q = para(" ".join(str(d.get("question", "")).split()), spec, ["hk-question"])
-        sec += q
+        sec += tnode(nodes.paragraph, str(d.get("question", "")), src, ["hk-question"])
         if d.get("source"):
             box = nodes.container(classes=["hk-sources"])
             p = nodes.paragraph(classes=["hk-sources-title"])
-            p += label_span("Source")
+            p += label_span(_("Source"))
             box += p
-            box.extend(quotes(d.get("source")))
+            box.extend(quotes(d.get("source"), self.env.config.language))
             sec += box
+        sec += self.options_box(spec, d, src)
+        if d.get("rationale"):
+            sec += labelled_box("hk-rationale", N_("Why the default"), str(d["rationale"]), src)
+        sec.extend(self.rejected(d, src))
+        sec.extend(self.touches(spec, did))
+        return sec
 
-        default = spec.default_of(did)
+    def options_box(self, spec: Spec, d: dict[str, Any], src: tuple[str, int | None]) -> nodes.container:
+        label = d["id"].lower()
+        default = spec.default_of(d["id"])
         opts = nodes.container(classes=["hk-options"])
         p = nodes.paragraph(classes=["hk-options-title"])
-        p += label_span("Options")
+        p += label_span(_("Options"))
         opts += p
         dl = nodes.definition_list(classes=["hk-option-list"])
         for o in d.get("options") or []:
@@ -273,49 +285,44 @@ class DecisionsDirective(SphinxDirective):
             term += nodes.literal(text=oid)
             if oid == default:
                 term += nodes.Text(" ")
-                term += nodes.inline(text="default", classes=["hk-badge-default"])
-            if isinstance(o, dict) and o.get("summary"):
-                term += nodes.Text(f" — {o['summary']}")
+                term += nodes.inline(text=_("default"), classes=["hk-badge-default"])
             item += term
             defn = nodes.definition()
+            if isinstance(o, dict) and o.get("summary"):
+                defn += tnode(nodes.paragraph, str(o["summary"]), src, ["hk-option-summary"])
             if isinstance(o, dict) and o.get("meaning"):
-                defn += para(" ".join(str(o["meaning"]).split()), spec)
+                defn += tnode(nodes.paragraph, str(o["meaning"]), src)
             item += defn
             dl += item
         opts += dl
-        sec += opts
+        return opts
 
-        if d.get("rationale"):
-            sec += labelled_box("hk-rationale", "Why the default", str(d["rationale"]), spec)
+    def rejected(self, d: dict[str, Any], src: tuple[str, int | None]) -> list[nodes.Node]:
         rejected = d.get("rejected") or []
         p = nodes.paragraph(classes=["hk-rejected-title"])
-        p += label_span("Rejected alternatives")
+        p += label_span(_("Rejected alternatives"))
         if not rejected:
-            p += nodes.Text(" none: every reading considered is an option above.")
-            sec += p
-        else:
-            sec += p
-            bl = nodes.bullet_list(classes=["hk-rejected"])
-            for r in rejected:
-                li = nodes.list_item()
-                rp = nodes.paragraph()
-                rp += nodes.literal(text=str(r.get("option", "")))
-                rp += nodes.Text(": ")
-                rp.extend(autolink(" ".join(str(r.get("reason", "")).split()), spec))
-                li += rp
-                bl += li
-            sec += bl
+            p += nodes.Text(" " + _("none: every reading considered is an option above."))
+            return [p]
+        bl = nodes.bullet_list(classes=["hk-rejected"])
+        for r in rejected:
+            li = nodes.list_item()
+            li += nodes.paragraph("", "", nodes.literal(text=str(r.get("option", ""))), classes=["hk-rejected-option"])
+            li += tnode(nodes.paragraph, str(r.get("reason", "")), src)
+            bl += li
+        return [p, bl]
 
+    def touches(self, spec: Spec, did: str) -> list[nodes.Node]:
+        default = spec.default_of(did)
         touched = spec.clauses_touched_by(did)
         p = nodes.paragraph(classes=["hk-touches"])
-        p += label_span("Clauses")
+        p += label_span(_("Clauses"))
         if not touched:
-            p += nodes.Text(" none")
+            p += nodes.Text(" " + _("none"))
         for i, cid in enumerate(touched):
             p += nodes.Text(", " if i else " ")
             p += xref(cid.lower(), cid, ("hk-id",)) if cid in spec.clause_by_id else nodes.Text(cid)
-        sec += p
-
+        out: list[nodes.Node] = [p]
         needing = [
             s
             for s in spec.scenarios
@@ -326,16 +333,19 @@ class DecisionsDirective(SphinxDirective):
         ]
         if needing:
             p = nodes.paragraph(classes=["hk-touches"])
-            p += label_span("Scenarios under another option")
+            p += label_span(_("Scenarios under another option"))
             for i, s in enumerate(needing):
                 p += nodes.Text(", " if i else " ")
                 p += xref(f"scenario-{s.id}", f"{s.id} ({s.data['requires'][did]})", ("hk-sc-link",))
-            sec += p
-        return sec
+            out.append(p)
+        return out
+
+
+ORIGINS = {"rules-notes": N_("the close reading of the source"), "implementation": N_("implementing the rules")}
 
 
 class ScoreTableDirective(SphinxDirective):
-    """``.. hakka-score-table::``: SCORE-1's table, read from the clause itself."""
+    """``.. hakka-score-table::``: SCORE-1's table, read from the clause itself, with a header on every column."""
 
     def run(self) -> list[nodes.Node]:
         spec = get_spec(self.env.app)
@@ -343,19 +353,37 @@ class ScoreTableDirective(SphinxDirective):
             pairs = score_table(spec)
         except SpecError as exc:
             raise self.error(str(exc)) from exc
-        rows = []
+        table = nodes.table(classes=["hk-score"])
+        group = nodes.tgroup(cols=3)
+        table += group
+        for w in (20, 15, 65):
+            group += nodes.colspec(colwidth=w)
+        head = nodes.thead()
+        row = nodes.row()
+        for h in (N_("Tricks (count)"), N_("Points"), N_("Note")):
+            row += nodes.entry("", nodes.paragraph(text=_(h)))
+        head += row
+        group += head
+        body = nodes.tbody()
+        group += body
+        low = pairs[0][0] - 1 if pairs else 5
+        body += self.row(f"0–{low}", "0", _("below {tricks} scores nothing (SCORE-2)").format(tricks=low + 1))
         for tricks, points in pairs:
-            doubling = 2 ** (tricks - 6)
+            doubling = 2 ** (tricks - pairs[0][0]) if pairs else points
             note = ""
-            cls = ""
             if points != doubling:
-                note = f"not {doubling}: the source says {points} in every language that gives the table"
-                cls = ' class="hk-special"'
-            rows.append(f"<tr{cls}><td>{tricks}</td><td>{points}</td><td>{escape(note)}</td></tr>")
-        html = (
-            '<table class="hk-score"><thead><tr><th>Tricks (count)</th><th>Points</th><th></th></tr></thead>'
-            "<tbody><tr><td>0–5</td><td>0</td><td>below 6 scores nothing (SCORE-2)</td></tr>"
-            + "".join(rows)
-            + "</tbody></table>"
-        )
-        return [raw(html)]
+                note = _("not {doubling}: the source says {points} in every language that gives the table").format(
+                    doubling=doubling, points=points
+                )
+            body += self.row(str(tricks), str(points), note, special=bool(note))
+        return [table]
+
+    @staticmethod
+    def row(tricks: str, points: str, note: str, special: bool = False) -> nodes.row:
+        row = nodes.row(classes=["hk-special"] if special else [])
+        row += nodes.entry("", nodes.paragraph(text=tricks))
+        row += nodes.entry("", nodes.paragraph(text=points))
+        p = nodes.paragraph(text=note)
+        p["hk_autolink"] = True
+        row += nodes.entry("", p)
+        return row

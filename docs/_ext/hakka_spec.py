@@ -44,9 +44,10 @@ from sphinx.errors import ExtensionError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import hakka_i18n
 from hakka_data import Spec, SpecError, load_spec
 from hakka_node_runs import _directives
-from hakka_nodes import spec_root
+from hakka_nodes import depart_details_html, details, spec_root, visit_details_html
 from hakka_reference import CliHelpDirective, MessageFieldsDirective
 from hakka_rules import (
     AreaDirective,
@@ -144,21 +145,24 @@ def always_reread(app: Sphinx, env: Any, added: set[str], changed: set[str], rem
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("hakka_root", None, "env")
+    hakka_i18n.setup(app)
+    app.add_node(details, html=(visit_details_html, depart_details_html))
     app.connect("config-inited", add_substitutions)
     app.connect("builder-inited", generate_stubs)
     app.connect("env-get-outdated", always_reread)
-    app.add_directive("hakka-area", AreaDirective)
-    app.add_directive("hakka-rules-index", RulesIndexDirective)
-    app.add_directive("hakka-card-legend", CardLegendDirective)
-    app.add_directive("hakka-cards", CardsDirective)
-    app.add_directive("hakka-decisions", DecisionsDirective)
-    app.add_directive("hakka-scenarios", ScenariosDirective)
-    app.add_directive("hakka-scenario-index", ScenarioIndexDirective)
-    app.add_directive("hakka-score-table", ScoreTableDirective)
-    app.add_directive("hakka-message-fields", MessageFieldsDirective)
-    app.add_directive("hakka-cli-help", CliHelpDirective)
-    app.add_directive("hakka-run-output", RunOutputDirective)
-    app.add_directive("hakka-engine-session", EngineSessionDirective)
-    app.add_directive("hakka-scenario-preview", ScenarioPreviewDirective)
+    app.add_directive("hakka-area", hakka_i18n.sealed(AreaDirective))
+    app.add_directive("hakka-rules-index", hakka_i18n.sealed(RulesIndexDirective))
+    app.add_directive("hakka-card-legend", hakka_i18n.sealed(CardLegendDirective))
+    app.add_directive("hakka-cards", hakka_i18n.sealed(CardsDirective))
+    app.add_directive("hakka-decisions", hakka_i18n.sealed(DecisionsDirective))
+    app.add_directive("hakka-scenarios", hakka_i18n.sealed(ScenariosDirective))
+    app.add_directive("hakka-scenario-index", hakka_i18n.sealed(ScenarioIndexDirective))
+    app.add_directive("hakka-score-table", hakka_i18n.sealed(ScoreTableDirective))
+    app.add_directive("hakka-message-fields", hakka_i18n.sealed(MessageFieldsDirective))
+    app.add_directive("hakka-cli-help", hakka_i18n.sealed(CliHelpDirective))
+    app.add_directive("hakka-run-output", hakka_i18n.sealed(RunOutputDirective))
+    app.add_directive("hakka-engine-session", hakka_i18n.sealed(EngineSessionDirective))
+    app.add_directive("hakka-scenario-preview", hakka_i18n.sealed(ScenarioPreviewDirective))
     app.add_css_file("hakka.css")
+    app.add_js_file("hakka.js")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

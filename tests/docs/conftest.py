@@ -1,0 +1,56 @@
+"""The rulebook built in each of its languages, once per session, for the tests of tests/docs.
+
+``book(lang)`` is the HTML folder of that language, built with ``-W`` into a temporary
+folder the first time a test asks for it (about a minute per language). Where the CI has
+just built every language (``python -m docs.build_all -W``, the gate step of .ci/run), it
+sets ``HAKKA_DOCS_HTML=docs/_build/html`` and the tests read those builds instead of
+building the book a second time.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+LANGUAGES = ("en", "de", "fr", "hi", "ar")
+
+Book = Callable[[str], Path]
+
+
+def build_book(lang: str, out: Path) -> Path:
+    doctrees = out.parent / "_doctrees" / lang
+    proc = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", "-D", f"language={lang}",
+         "-d", str(doctrees), str(DOCS), str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=900, check=False,
+    )
+    assert proc.returncode == 0, f"sphinx-build -W ({lang}) failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}"
+    return out
+
+
+@pytest.fixture(scope="session")
+def book(tmp_path_factory: pytest.TempPathFactory) -> Book:
+    pytest.importorskip("sphinx", reason="Sphinx is not installed (pip install -e '.[dev]')")
+    pytest.importorskip("yaml", reason="PyYAML is not installed")
+    prebuilt = os.environ.get("HAKKA_DOCS_HTML")
+    # Side by side, as docs/_build/html/<lang>/, so that the language switcher's links resolve.
+    root = tmp_path_factory.mktemp("html")
+    built: dict[str, Path] = {}
+
+    def get(lang: str) -> Path:
+        if lang not in built:
+            ready = Path(prebuilt, lang) if prebuilt else None
+            if ready is not None and (ready / "index.html").exists():
+                built[lang] = ready
+            else:
+                built[lang] = build_book(lang, root / lang)
+        return built[lang]
+
+    return get
