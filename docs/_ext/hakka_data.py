@@ -1,7 +1,9 @@
 """Reading ``spec/`` and the conformance scenarios for the rulebook.
 
-Pure Python (PyYAML only), no Sphinx: the Sphinx extension ``hakka_spec``
-renders what this module loads, and ``tests/docs`` can use it directly.
+No Sphinx: the Sphinx extension ``hakka_spec`` renders what this module
+loads, and ``tests/docs`` can use it directly. spec/ and the scenarios are
+read and checked by the harness's one reader (``conformance.specdata`` through
+``conformance.suite.Suite.load``), not here.
 
 Cards, deals (D2, D33) and Elders (ELD-1, ELD-2, D19) come from the reference
 engine's public API: the rulebook draws what the engine deals and tracks, and
@@ -15,10 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 from hakka_gettext import N_
 
 import reference_engine as engine
+from conformance.errors import InputError
+from conformance.loader import Scenario
+from conformance.specdata import SpecData
+from conformance.suite import Suite
 from reference_engine.cards import NAMES
 from reference_engine.events import EldersPromoted
 
@@ -28,21 +33,12 @@ CARD_ORDER = {name: i for i, name in enumerate(NAMES)}
 INITIAL_ELDERS = tuple(str(c) for c in engine.Cards(engine.Hand.from_seed(0, 0).elders))
 """ELD-1: the Elders at the start of every hand, as the engine deals them."""
 
-# The areas of spec/README.md, in reading order: prefix -> (area name, page title).
-# Titles and language names are English msgids of the catalog hakka.po (N_: translated where shown).
-AREAS: dict[str, tuple[str, str]] = {
-    "CARDS": ("cards", N_("The cards")),
-    "GAME": ("game", N_("The game")),
-    "DEAL": ("deal", N_("Dealing")),
-    "CALL": ("calling", N_("Calling")),
-    "PAT": ("patterns", N_("Patterns")),
-    "ELD": ("elders", N_("Elder cards")),
-    "TIG": ("tigers", N_("Five Tigers")),
-    "PLAY": ("play", N_("Playing")),
-    "CLAIM": ("claim", N_("Claiming victory")),
-    "SCORE": ("scoring", N_("Scoring")),
-    "OBS": ("observation", N_("What each seat sees")),
-}
+# The areas' titles (spec/clauses.yaml `areas:`) as msgids of the catalog hakka.po: N_ marks them for
+# extraction; load_spec refuses an area whose title is not here (it would show untranslated).
+AREA_TITLES = frozenset({
+    N_("The cards"), N_("The game"), N_("Dealing"), N_("Calling"), N_("Patterns"), N_("Elder cards"),
+    N_("Five Tigers"), N_("Playing"), N_("Claiming victory"), N_("Scoring"), N_("What each seat sees"),
+})
 
 LANGUAGES = {
     "en": (N_("English"), "ltr"),
@@ -181,42 +177,35 @@ def elders_by_step(setup: dict[str, Any], steps: list[dict[str, Any]], options: 
 
 
 # ------------------------------------------------------------ the spec
+#
+# spec/ and the scenarios are read by the harness's one reader (conformance.specdata,
+# conformance.suite.Suite.load): its YAML loader, schema and checks; the rulebook renders them.
 
 
-@dataclass
-class Scenario:
-    data: dict[str, Any]
-    file: str  # path relative to the repository, e.g. conformance/scenarios/play/follow.yaml
-    group: str  # first folder below scenarios/ ("play"), or "misc" for a file at the top
-    index: int  # position in the file
-
-    @property
-    def id(self) -> str:
-        return str(self.data["id"])
-
-    @property
-    def generated(self) -> bool:
-        return bool(self.data.get("generated")) or self.group == "generated"
-
-    @property
-    def body(self) -> str:
-        for key in ("pattern", "trajectory", "game", "count", "setup"):
-            if key in self.data:
-                return key
-        return "?"
+def scenario_group(sc: Scenario) -> str:
+    """The first folder below conformance/scenarios/ ("play"), "misc" at the top, "guide" elsewhere."""
+    parts = Path(sc.file).parts
+    for i in range(len(parts) - 2):
+        if parts[i : i + 2] == ("conformance", "scenarios"):
+            rest = parts[i + 2 :]
+            return rest[0] if len(rest) > 1 else "misc"
+    return "guide"
 
 
 @dataclass
 class Spec:
     root: Path
-    clauses: list[dict[str, Any]]
-    decisions: list[dict[str, Any]]
+    data: SpecData
     scenarios: list[Scenario]
+    clauses: list[dict[str, Any]] = field(default_factory=list)
+    decisions: list[dict[str, Any]] = field(default_factory=list)
     clause_by_id: dict[str, dict[str, Any]] = field(default_factory=dict)
     decision_by_id: dict[str, dict[str, Any]] = field(default_factory=dict)
     scenario_by_id: dict[str, Scenario] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        self.clauses = [self.data.items[cid] for cid in self.data.clauses or {}]
+        self.decisions = [self.data.items[did] for did in self.data.decisions or {}]
         self.clause_by_id = {c["id"]: c for c in self.clauses}
         self.decision_by_id = {d["id"]: d for d in self.decisions}
         self.scenario_by_id = {s.id: s for s in self.scenarios}
@@ -224,14 +213,14 @@ class Spec:
     # -- areas
 
     def areas(self) -> list[str]:
-        """Clause prefixes present, in the reading order of spec/README.md."""
-        present = []
-        for c in self.clauses:
-            p = clause_prefix(c["id"])
-            if p not in present:
-                present.append(p)
-        known = [p for p in AREAS if p in present]
-        return known + [p for p in present if p not in AREAS]
+        """Clause prefixes present, in the reading order of spec/clauses.yaml's `areas:`."""
+        present = dict.fromkeys(clause_prefix(c["id"]) for c in self.clauses)
+        return sorted(present, key=self.data.area_sort_key)
+
+    def area_title(self, prefix: str) -> str:
+        """The area's title (the English msgid of hakka.po), or the prefix in title case."""
+        area = self.data.area_of_prefix(prefix)
+        return area.title if area is not None else prefix.title()
 
     def clauses_of(self, prefix: str) -> list[dict[str, Any]]:
         return [c for c in self.clauses if clause_prefix(c["id"]) == prefix]
@@ -239,20 +228,14 @@ class Spec:
     def scenario_groups(self) -> list[str]:
         groups: list[str] = []
         for s in self.scenarios:
-            if not s.generated and s.group not in groups:
-                groups.append(s.group)
+            if not s.generated and scenario_group(s) not in groups:
+                groups.append(scenario_group(s))
         return groups
 
     # -- decisions
 
     def default_of(self, did: str) -> str | None:
-        d = self.decision_by_id.get(did)
-        if d is None:
-            return None
-        if d.get("default") is not None:
-            return str(d["default"])
-        opts = option_ids(d)
-        return opts[0] if opts else None
+        return self.data.default_of(did)
 
     def clauses_touched_by(self, did: str) -> list[str]:
         """Clauses that name the decision, plus those the decision lists itself."""
@@ -267,13 +250,11 @@ class Spec:
 
     def worked_examples(self, cid: str) -> list[Scenario]:
         """Hand-worked scenarios testing a clause: those tagged worked-example first."""
-        found = [s for s in self.scenarios if not s.generated and cid in (s.data.get("clauses") or [])]
-        return sorted(found, key=lambda s: (0 if "worked-example" in (s.data.get("tags") or []) else 1))
+        found = [s for s in self.scenarios if not s.generated and cid in s.clauses]
+        return sorted(found, key=lambda s: (0 if "worked-example" in s.tags else 1))
 
     def generated_count(self, cid: str | None = None) -> int:
-        return sum(
-            1 for s in self.scenarios if s.generated and (cid is None or cid in (s.data.get("clauses") or []))
-        )
+        return sum(1 for s in self.scenarios if s.generated and (cid is None or cid in s.clauses))
 
 
 def clause_prefix(cid: str) -> str:
@@ -290,14 +271,6 @@ def option_ids(decision: dict[str, Any]) -> list[str]:
     return [str(o["id"]) if isinstance(o, dict) else str(o) for o in decision.get("options") or []]
 
 
-def _load_yaml(path: Path, what: str) -> Any:
-    try:
-        with path.open(encoding="utf-8") as f:
-            return yaml.safe_load(f)
-    except yaml.YAMLError as exc:
-        raise SpecError(f"{what}: {path} is not valid YAML: {exc}") from exc
-
-
 def required_files(root: Path) -> list[Path]:
     spec = root / "spec"
     return [
@@ -311,7 +284,12 @@ def required_files(root: Path) -> list[Path]:
     ]
 
 
+def _problems(exc: InputError) -> str:
+    return "; ".join(str(p) for p in exc.problems)
+
+
 def load_spec(root: Path) -> Spec:
+    """spec/ and every scenario, read and checked by the harness (``Suite.load``)."""
     missing = [p for p in required_files(root) if not p.exists()]
     if missing:
         names = ", ".join(str(p.relative_to(root)) for p in missing)
@@ -319,40 +297,31 @@ def load_spec(root: Path) -> Spec:
             f"the rulebook is generated from spec/ and cannot be built: missing {names} "
             f"(looked under {root})"
         )
-    clauses_doc = _load_yaml(root / "spec" / "clauses.yaml", "clauses")
-    decisions_doc = _load_yaml(root / "spec" / "decisions.yaml", "decisions")
-    if not isinstance(clauses_doc, dict) or not isinstance(clauses_doc.get("clauses"), list):
-        raise SpecError("spec/clauses.yaml: expected a top-level `clauses:` list")
-    if not isinstance(decisions_doc, dict) or not isinstance(decisions_doc.get("decisions"), list):
-        raise SpecError("spec/decisions.yaml: expected a top-level `decisions:` list")
-    clauses = clauses_doc["clauses"]
-    decisions = decisions_doc["decisions"]
-    for i, c in enumerate(clauses):
-        if not isinstance(c, dict) or not CLAUSE_ID.match(str(c.get("id", ""))):
-            raise SpecError(f"spec/clauses.yaml: clause #{i + 1} has no valid `id`")
-    for i, d in enumerate(decisions):
-        if not isinstance(d, dict) or not re.fullmatch(r"D[1-9][0-9]*", str(d.get("id", ""))):
-            raise SpecError(f"spec/decisions.yaml: decision #{i + 1} has no valid `id`")
+    try:
+        suite = Suite.load(root / "spec", [root / "conformance" / "scenarios"])
+    except InputError as exc:
+        raise SpecError(_problems(exc)) from None
+    untitled = [a.title for a in suite.spec.areas if a.title not in AREA_TITLES]
+    if untitled:
+        raise SpecError(f"spec/clauses.yaml: area title(s) {untitled} have no msgid in AREA_TITLES "
+                        "(docs/_ext/hakka_data.py): add them there and to the catalogs")
+    return Spec(root, suite.spec, list(suite.scenarios))
 
-    scenarios: list[Scenario] = []
-    base = root / "conformance" / "scenarios"
-    for path in sorted(base.rglob("*.yaml")) + sorted(base.rglob("*.yml")):
-        rel = path.relative_to(base)
-        group = rel.parts[0] if len(rel.parts) > 1 else "misc"
-        doc = _load_yaml(path, "scenarios")
-        shown = str(path.relative_to(root))
-        if not isinstance(doc, dict) or not isinstance(doc.get("scenarios"), list):
-            raise SpecError(f"{shown}: expected a top-level `scenarios:` list")
-        for i, item in enumerate(doc["scenarios"]):
-            if not isinstance(item, dict) or "id" not in item:
-                raise SpecError(f"{shown}: scenario #{i + 1} has no `id`")
-            scenarios.append(Scenario(item, shown, group, i))
-    seen: dict[str, str] = {}
-    for s in scenarios:
-        if s.id in seen:
-            raise SpecError(f"scenario id {s.id!r} is used twice: {seen[s.id]} and {s.file}")
-        seen[s.id] = s.file
-    return Spec(root, clauses, decisions, scenarios)
+
+def load_one_scenario(text: str, name: str, root: Path) -> Scenario:
+    """One scenario written in a page (YAML), checked by the harness as a scenario file is."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "guide" / f"{name}.yaml"
+        path.parent.mkdir()
+        indented = "\n".join("    " + line for line in text.splitlines())
+        path.write_text(f"scenarios:\n  -\n{indented}\n", encoding="utf-8")
+        try:
+            suite = Suite.load(root / "spec", [path])
+        except InputError as exc:
+            raise SpecError(_problems(exc).replace(str(path), name)) from None
+    return suite.scenarios[0]
 
 
 def score_table(spec: Spec) -> list[tuple[int, int]]:

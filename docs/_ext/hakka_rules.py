@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import hakka_render as R
 from docutils import nodes
 from docutils.parsers.rst import directives
-from hakka_data import AREAS, INITIAL_ELDERS, Spec, SpecError, clause_page, option_ids, parse_cards, score_table
+from hakka_data import INITIAL_ELDERS, Spec, SpecError, clause_page, option_ids, parse_cards, score_table
 from hakka_gettext import N_, _
 from hakka_i18n import tinline_text, tnode
 from hakka_nodes import get_spec, label_span, labelled_box, quotes, raw, register_label, spec_source, xref
@@ -37,7 +37,7 @@ class AreaDirective(SphinxDirective):
         if not clauses:
             raise self.error(f"no clause of area {prefix} in spec/clauses.yaml")
         # The area is named by its translated title: the spec's key ("calling") is English.
-        _key, title = AREAS.get(prefix, (str(clauses[0].get("area", prefix)).lower(), prefix.title()))
+        title = spec.area_title(prefix)
         page = nodes.section(ids=[f"area-{prefix.lower()}"], names=[f"area-{prefix.lower()}"])
         page += nodes.title(text=_(title))
         intro = nodes.paragraph(classes=["hk-area-intro"])
@@ -129,7 +129,7 @@ class RulesIndexDirective(SphinxDirective):
         table = nodes.bullet_list(classes=["hk-area-list"])
         for prefix in spec.areas():
             clauses = spec.clauses_of(prefix)
-            _name, title = AREAS.get(prefix, (prefix.lower(), prefix.title()))
+            title = spec.area_title(prefix)
             item = nodes.list_item()
             p = nodes.paragraph()
             ref = addnodes.pending_xref(

@@ -7,20 +7,21 @@ at that moment, what the engine must show, and the result.
 
 from __future__ import annotations
 
-import json
 from html import escape
 from pathlib import Path
 from typing import Any
 
 import hakka_render as R
 from docutils import nodes
-from hakka_data import AREAS, Scenario, Spec, SpecError, clause_page, elders_by_step, parse_cards, setup_hands
+from hakka_data import Spec, SpecError, clause_page, elders_by_step, load_one_scenario, parse_cards, scenario_group, setup_hands
 from hakka_gettext import N_, _, ngettext
 from hakka_i18n import english_only
 from hakka_nodes import get_spec, label_span, make_details, paras, raw, register_label, requires_nodes, xref
 from sphinx import addnodes
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
+
+from conformance.loader import Scenario
 
 EXAMPLES_PER_CLAUSE = 5
 
@@ -32,7 +33,7 @@ def render_scenario(spec: Spec, sc: Scenario, anchor: bool = True) -> nodes.cont
     and the drawing are in the page's language.
     """
     data = sc.data
-    box = nodes.container(classes=["hk-scenario", f"hk-body-{sc.body}"])
+    box = nodes.container(classes=["hk-scenario", f"hk-body-{sc.kind}"])
     if anchor:
         box["ids"].append(f"scenario-{sc.id}")
     box += scenario_head(sc)
@@ -51,7 +52,7 @@ def render_scenario(spec: Spec, sc: Scenario, anchor: bool = True) -> nodes.cont
         box += english_only(notes)
     if data.get("source"):
         box += raw(R.scenario_source_html(str(data["source"])))
-    if sc.group != "guide":
+    if scenario_group(sc) != "guide":
         foot = nodes.paragraph(classes=["hk-sc-file"])
         foot += nodes.Text(_("From") + " ")
         foot += nodes.literal(text=sc.file)
@@ -246,7 +247,7 @@ class ScenariosDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         spec = get_spec(self.env.app)
         group = self.arguments[0]
-        found = [s for s in spec.scenarios if s.group == group and not s.generated]
+        found = [s for s in spec.scenarios if scenario_group(s) == group and not s.generated]
         homes = example_homes(spec)
         page = nodes.section(ids=[f"scenarios-{group}"], names=[f"scenarios-{group}"])
         page += nodes.title(text=_("Scenarios: {folder}").format(folder=group))
@@ -309,7 +310,7 @@ class ScenarioIndexDirective(SphinxDirective):
         out: list[nodes.Node] = [intro, english_note(), raw(filter_html(spec, worked))]
         homes = example_homes(spec)
         for g in spec.scenario_groups():
-            out.extend(self.group_table(spec, g, [s for s in worked if s.group == g], homes))
+            out.extend(self.group_table(spec, g, [s for s in worked if scenario_group(s) == g], homes))
         return out
 
     @staticmethod
@@ -340,7 +341,7 @@ class ScenarioIndexDirective(SphinxDirective):
                 tests += nodes.Text(", " if i else "")
                 tests += xref(cid.lower(), cid, ("hk-id",)) if cid in spec.clause_by_id else nodes.Text(cid)
             row += nodes.entry("", tests)
-            row += nodes.entry("", nodes.paragraph(text=_(KINDS.get(s.body, s.body))))
+            row += nodes.entry("", nodes.paragraph(text=_(KINDS.get(s.kind, s.kind))))
             body += row
         return [head, table]
 
@@ -350,14 +351,14 @@ def filter_classes(sc: Scenario) -> list[str]:
     areas = {str(cid).split("-")[0].lower() for cid in sc.data.get("clauses") or []}
     requires = sc.data.get("requires")
     decisions = sorted(str(d).lower() for d in requires) if isinstance(requires, dict) else []
-    return ["hk-sc-row", f"hk-kind-{sc.body}", *(f"hk-area-{a}" for a in sorted(areas)),
+    return ["hk-sc-row", f"hk-kind-{sc.kind}", *(f"hk-area-{a}" for a in sorted(areas)),
             *(f"hk-dec-{d}" for d in decisions)]
 
 
 def filter_html(spec: Spec, worked: list[Scenario]) -> str:
     """The catalogue's search box and filters by area, kind and decision (they work without a reload)."""
     areas = spec.areas()
-    kinds = sorted({s.body for s in worked}, key=list(KINDS).index)
+    kinds = sorted({s.kind for s in worked}, key=list(KINDS).index)
     used = {str(d) for s in worked if isinstance(s.data.get("requires"), dict) for d in s.data["requires"]}
     decisions = [str(d["id"]) for d in spec.decisions if str(d["id"]) in used]
 
@@ -372,7 +373,7 @@ def filter_html(spec: Spec, worked: list[Scenario]) -> str:
         f'<form class="hk-filter" role="search" data-hk-filter="" data-shown="{shown}">'
         "<label>" + escape(_("Search")) + ' <input type="search" name="q" placeholder="'
         + escape(_("ID, title or clause")) + '"></label>'
-        + select("area", _("Area"), [(a.lower(), a + " · " + (_(AREAS[a][1]) if a in AREAS else a)) for a in areas])
+        + select("area", _("Area"), [(a.lower(), a + " · " + _(spec.area_title(a))) for a in areas])
         + select("kind", _("Kind"), [(k, _(KINDS[k])) for k in kinds])
         + select("dec", _("Option of a decision"), [(d.lower(), d) for d in decisions])
         + '<output name="shown" aria-live="polite"></output></form>'
@@ -389,26 +390,9 @@ class ScenarioPreviewDirective(SphinxDirective):
     has_content = True
 
     def run(self) -> list[nodes.Node]:
-        import yaml
-
         spec = get_spec(self.env.app)
-        text = "\n".join(self.content)
         try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            raise self.error(f"the scenario is not valid YAML: {exc}") from exc
-        schema_path = spec.root / "spec" / "schema" / "scenario.schema.json"
-        try:
-            import jsonschema
-        except ImportError:  # no schema check then, as before
-            pass
-        else:
-            schema = json.loads(schema_path.read_text(encoding="utf-8"))
-            errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors({"scenarios": [data]}), key=str)
-            if errors:
-                raise self.error(f"the scenario does not follow {schema_path.name}: {errors[0].message}")
-        for cid in data.get("clauses") or []:
-            if cid not in spec.clause_by_id:
-                raise self.error(f"the scenario names {cid}, which is not a clause")
-        sc = Scenario(data, f"{self.env.docname}.rst", "guide", 0)
+            sc = load_one_scenario("\n".join(self.content), self.env.docname.replace("/", "-"), spec.root)
+        except SpecError as exc:
+            raise self.error(f"the scenario is not a valid scenario: {exc}") from exc
         return [render_scenario(spec, sc, anchor=False)]

@@ -41,6 +41,8 @@ CLAUSES = """clauses:
     title: Suit order
     statement: Sup ranks above Gon.
     decisions: []
+areas:
+  - {{id: cards, prefix: CARDS, title: The cards}}
 """
 DECISIONS = """decisions:
   - id: D1
@@ -83,7 +85,8 @@ def make_book(tmp: Path, statement: str = STATEMENT) -> Path:
     (spec_root / "conformance" / "scenarios").mkdir(parents=True, exist_ok=True)
     for name in ("PROTOCOL.md", "SCENARIOS.md"):
         (spec_root / "spec" / name).write_text("x\n", encoding="utf-8")
-    shutil.copy(ROOT / "spec" / "schema" / "scenario.schema.json", spec_root / "spec" / "schema")
+    # The harness's reader (Suite.load) reads every schema, the protocol's included.
+    shutil.copytree(ROOT / "spec" / "schema", spec_root / "spec" / "schema", dirs_exist_ok=True)
     (spec_root / "spec" / "clauses.yaml").write_text(CLAUSES.format(statement=statement), encoding="utf-8")
     (spec_root / "spec" / "decisions.yaml").write_text(DECISIONS, encoding="utf-8")
     docs = tmp / "docs"
