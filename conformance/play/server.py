@@ -142,6 +142,10 @@ class PlayServer:
             yield
         finally:
             task.cancel()
+            # A bot task still sleeping when the server stops would be destroyed pending (and logged as such).
+            for held in self.open.values():
+                if held.bots is not None:
+                    held.bots.cancel()
 
     # ------------------------------------------------------------ messages
 

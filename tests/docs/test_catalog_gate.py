@@ -22,6 +22,7 @@ from babel.messages.pofile import read_po, write_po  # noqa: E402
 
 from docs.catalog_gate import check, copy_allowed, prose_words  # noqa: E402
 
+
 @pytest.mark.parametrize("lang", ["de", "fr", "hi", "ar"])
 def test_every_catalog_of_the_language_passes_the_gate(lang: str) -> None:
     problems = check(LOCALE, [lang])

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.play.i18n import DEFAULT, LANGUAGES, TEMPLATE, catalog, extract, negotiate, po_path
+from conformance.play.i18n import DEFAULT, LANGUAGES, TEMPLATE, catalog, extract, negotiate, po_path, rulebook_text
 
 babel_pofile = pytest.importorskip("babel.messages.pofile", reason="Babel reads the catalogs (the play extra)")
 
@@ -174,7 +174,9 @@ def test_refusals_are_in_the_sockets_language_naming_their_clause(live) -> None:
     refused = json.loads(seat1.recv(timeout=10))
     assert refused["message"] == "Abgelehnt nach Regel CALL-1." and refused["rule"] == "CALL-1"
     english = " ".join(Rulebook.default().clauses["CALL-1"]["statement"].split())
-    assert refused["statement"] == {"text": english, "lang": "en"}  # the clause as spec/clauses.yaml states it
+    german = rulebook_text("de", english)  # the rulebook's German catalog translates the statement
+    assert german != english
+    assert refused["statement"] == {"text": german, "lang": "de"}  # the clause as the German rulebook states it
     assert refused["detail"] and refused["kind"] == "illegal"
     seat1.send(json.dumps({"type": "act", "seat": 0, "action": "call"}))
     assert json.loads(seat1.recv(timeout=10))["message"].startswith("diese Verbindung hält das Token von Platz 1")
