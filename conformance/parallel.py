@@ -120,11 +120,11 @@ def _die_with_parent(parent: int, watch: int) -> None:
 def _worker(suite: Suite, engine_spec: EngineSpec, scenarios: list[Scenario], part: list[int],
             expected: dict[str, str], timeout: float | None, conn: Connection, parent: int,
             watch: tuple[int, int]) -> None:
-    os.close(watch[1])  # only the main process may hold the writing end
-    _die_with_parent(parent, watch[0])
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    index = {scenarios[i].id: i for i in part}
-    try:
+    try:  # from the first line: a signal while the worker sets up must end it quietly too, never with a traceback
+        os.close(watch[1])  # only the main process may hold the writing end
+        _die_with_parent(parent, watch[0])
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        index = {scenarios[i].id: i for i in part}
         suite.run(engine_spec, [scenarios[i] for i in part], expected, timeout=timeout,
                   listeners=[_Stream(conn, index)])
         conn.send(("done",))
