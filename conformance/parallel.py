@@ -129,6 +129,10 @@ def _worker(suite: Suite, engine_spec: EngineSpec, scenarios: list[Scenario], pa
                   listeners=[_Stream(conn, index)])
         conn.send(("done",))
     except KeyboardInterrupt as exc:  # SIGINT, or SIGTERM/SIGHUP through an inherited terminable()
+        # A second signal (the group's SIGINT, then the main process's SIGTERM) may land while this
+        # handler runs: ignore both from here on, so the worker exits quietly with the first one's status.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         os._exit(exit_status(exc))  # the engines are closed (Suite.run's finally); no traceback
     except (BrokenPipeError, EOFError):
         os._exit(1)  # the main process is gone
