@@ -1,7 +1,7 @@
 """Reading ``spec/`` and the conformance scenarios for the rulebook.
 
 No Sphinx: the Sphinx extension ``hakka_spec`` renders what this module
-loads, and ``tests/docs`` can use it directly. spec/ and the scenarios are
+loads, and ``tests/rulebook`` can use it directly. spec/ and the scenarios are
 read and checked by the harness's one reader (``conformance.specdata`` through
 ``conformance.suite.Suite.load``), not here.
 

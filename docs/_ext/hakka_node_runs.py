@@ -15,7 +15,7 @@ something else. To record them again (Node.js needed)::
     python docs/_ext/hakka_node_runs.py          # rewrite every transcript
     python docs/_ext/hakka_node_runs.py --check  # exit 1 if one is stale
 
-``tests/docs`` runs ``--check`` where Node.js is installed, ignoring the
+``tests/rulebook`` runs ``--check`` where Node.js is installed, ignoring the
 durations a run prints.
 """
 

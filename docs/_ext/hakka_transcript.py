@@ -5,7 +5,7 @@ reference engine through the conformance adapter (the path every engine is
 run by), and each request is shown beside the answer the reference gave, so
 the page can never drift from the protocol. ``state`` is asked after the
 start, after each round and at the end; ``observe`` once for the seat to act
-after the first lead. tests/docs/test_transcript.py checks every message
+after the first lead. tests/rulebook/test_transcript.py checks every message
 against its JSON Schema.
 """
 

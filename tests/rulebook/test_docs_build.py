@@ -74,7 +74,7 @@ def broken_links(html_dir: Path) -> list[str]:
                 continue  # _sources, _static, downloads: not pages
             target = (path.parent / unquote(parts.path)).resolve() if parts.path else path
             if not target.is_relative_to(html_dir.resolve()):
-                continue  # another language's build (the switcher): tests/docs/test_languages.py
+                continue  # another language's build (the switcher): tests/rulebook/test_languages.py
             shown = f"{path.relative_to(html_dir.resolve())}: href={href!r}"
             if target not in pages:
                 problems.append(f"{shown}: no such page")
@@ -104,16 +104,16 @@ def ids_of(html_dir: Path, page: str) -> set[str]:
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from hakka_data import Spec
+    from hakka_data import Spec  # docs/_ext, imported at run time only once Sphinx is known to be there
 
-    Book = Callable[[str], Path]  # tests/docs/conftest.py  # docs/_ext, imported at run time only once Sphinx is known to be there
+    Book = Callable[[str], Path]  # tests/rulebook/conftest.py
 
 _SPEC: list[Spec] = []
 
 
 @pytest.fixture(scope="session")
 def built(book: Book) -> Path:
-    """The English book, built with -W (tests/docs/conftest.py)."""
+    """The English book, built with -W (tests/rulebook/conftest.py)."""
     _SPEC.append(_load_spec())  # the spec as it is when the book is built
     return book("en")
 

@@ -1,4 +1,4 @@
-"""The rulebook in its five languages, read from the built HTML of each (tests/docs/conftest.py).
+"""The rulebook in its five languages, read from the built HTML of each (tests/rulebook/conftest.py).
 
 * each clause page in each language shows, first, a quote from that language's seed wherever
   spec/clauses.yaml has one, and otherwise the note saying which seed has the passage;

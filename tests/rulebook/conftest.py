@@ -1,4 +1,4 @@
-"""The rulebook built in each of its languages, once per session, for the tests of tests/docs.
+"""The rulebook built in each of its languages, once per session, for the tests of tests/rulebook.
 
 ``book(lang)`` is the HTML folder of that language, built with ``-W`` into a temporary
 folder the first time a test asks for it (about a minute per language). Where the CI has
