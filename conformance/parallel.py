@@ -143,7 +143,7 @@ class _StopOnce:
         raise KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
 
 
-def _block_stop_signals() -> _Mask | None:
+def block_stop_signals() -> _Mask | None:
     """In the main process, before a fork: hold :data:`STOP_SIGNALS` pending (the worker inherits the
     mask), so that none lands in multiprocessing's bootstrap before the worker's handler is set."""
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
@@ -151,7 +151,8 @@ def _block_stop_signals() -> _Mask | None:
     return signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
 
 
-def _restore_signals(mask: _Mask | None) -> None:
+def restore_signals(mask: _Mask | None) -> None:
+    """Undo :func:`block_stop_signals` (in the main process after the fork, in the worker once its handlers are set)."""
     if mask is not None:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a signal held meanwhile is delivered now
 
@@ -166,7 +167,7 @@ def _worker(suite: Suite, engine_spec: EngineSpec, scenarios: list[Scenario], pa
     try:
         os.close(watch[1])  # only the main process may hold the writing end
         _die_with_parent(parent, watch[0])  # its thread keeps the signals blocked: they reach this one
-        _restore_signals(mask)
+        restore_signals(mask)
         index = {scenarios[i].id: i for i in part}
         suite.run(engine_spec, [scenarios[i] for i in part], expected, timeout=timeout,
                   listeners=[_Stream(conn, index)])
@@ -221,13 +222,13 @@ def run_parallel(suite: Suite, engine_spec: EngineSpec, scenarios: list[Scenario
     try:
         for number, part in enumerate(parts):
             receiving, sending = ctx.Pipe(duplex=False)
-            mask = _block_stop_signals()
+            mask = block_stop_signals()
             try:
                 process = ctx.Process(target=_worker, name=f"hakka-worker-{number}", daemon=True, args=(
                     suite, engine_spec, scenarios, part, expected, timeout, sending, os.getpid(), watch, mask))
                 process.start()
             finally:
-                _restore_signals(mask)
+                restore_signals(mask)
             sending.close()
             workers.append(_Worker(number, process, receiving, part))
         os.close(watch[0])

@@ -192,6 +192,25 @@ def test_a_signal_landing_before_the_worker_runs_ends_it_quietly(tmp_path: Path)
                for line in lines), lines
 
 
+
+_FUZZ_SIGNALLED_AT_FORK = """
+import os, signal, sys
+from conformance.cli import main
+os.register_at_fork(after_in_child=lambda: os.kill(os.getpid(), signal.SIGTERM))
+sys.exit(main(["fuzz", "--engine", "reference", "--no-write", "--hands", "8", "--jobs", "2"]))
+"""
+
+
+def test_a_signal_landing_before_a_fuzz_worker_runs_ends_it_quietly(tmp_path: Path) -> None:
+    # The fuzz pool (conformance/fuzz/workers.py) had the same window: the SIGTERM was printed as an
+    # ignored exception and lost, and the worker played on.
+    done = subprocess.run([sys.executable, "-c", _FUZZ_SIGNALLED_AT_FORK], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr
+    errored = [line for line in done.stdout.splitlines() if " ERRORED after 0 hands" in line]
+    assert len(errored) == 8 and all("exited with status 143" in line for line in errored), done.stdout
+
+
 def test_no_worker_outlives_a_main_process_killed_outright(tmp_path: Path) -> None:
     run = _Run(tmp_path)
     try:
