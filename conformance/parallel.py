@@ -33,7 +33,7 @@ from .errors import InputError
 from .listeners import Listener
 from .loader import Scenario
 from .results import ERROR, Result
-from .safety import exit_status
+from .safety import Terminated, exit_status
 
 if TYPE_CHECKING:
     from .suite import Suite
@@ -117,22 +117,63 @@ def _die_with_parent(parent: int, watch: int) -> None:
     threading.Thread(target=watch_parent, name="hakka-watch-parent", daemon=True).start()
 
 
+STOP_SIGNALS = frozenset(s for s in (signal.SIGINT, getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
+                        if s is not None)
+"""The signals that stop a worker: the first one raises in it, every later one is ignored."""
+_Mask = set[int | signal.Signals]
+
+
+class _StopOnce:
+    """A worker's handler of :data:`STOP_SIGNALS`: the first signal raises ``KeyboardInterrupt``
+    (:class:`Terminated` for SIGTERM/SIGHUP) and every later one does nothing.
+
+    A signal to the whole group reaches a worker, and then the main process's
+    ``terminate()`` sends it SIGTERM while it is still stopping; a second exception
+    raised in its ``except`` clause (or in multiprocessing's exit code) escaped to
+    ``Process._bootstrap``, which printed a traceback. Once stopping, nothing more is raised.
+    """
+
+    def __init__(self) -> None:
+        self.stopping = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        if self.stopping:
+            return
+        self.stopping = True
+        raise KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
+
+
+def block_stop_signals() -> _Mask | None:
+    """In the main process, before a fork: hold :data:`STOP_SIGNALS` pending (the worker inherits the
+    mask), so that none lands in multiprocessing's bootstrap before the worker's handler is set."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+
+
+def restore_signals(mask: _Mask | None) -> None:
+    """Undo :func:`block_stop_signals` (in the main process after the fork, in the worker once its handlers are set)."""
+    if mask is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a signal held meanwhile is delivered now
+
+
 def _worker(suite: Suite, engine_spec: EngineSpec, scenarios: list[Scenario], part: list[int],
             expected: dict[str, str], timeout: float | None, conn: Connection, parent: int,
-            watch: tuple[int, int]) -> None:
-    try:  # from the first line: a signal while the worker sets up must end it quietly too, never with a traceback
+            watch: tuple[int, int], mask: _Mask | None) -> None:
+    # Forked with STOP_SIGNALS blocked: set the handler, then let a pending signal in, inside the try.
+    stop = _StopOnce()
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, stop)
+    try:
         os.close(watch[1])  # only the main process may hold the writing end
-        _die_with_parent(parent, watch[0])
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _die_with_parent(parent, watch[0])  # its thread keeps the signals blocked: they reach this one
+        restore_signals(mask)
         index = {scenarios[i].id: i for i in part}
         suite.run(engine_spec, [scenarios[i] for i in part], expected, timeout=timeout,
                   listeners=[_Stream(conn, index)])
+        stop.stopping = True  # a signal from here on (the run is over) is ignored
         conn.send(("done",))
-    except KeyboardInterrupt as exc:  # SIGINT, or SIGTERM/SIGHUP through an inherited terminable()
-        # A second signal (the group's SIGINT, then the main process's SIGTERM) may land while this
-        # handler runs: ignore both from here on, so the worker exits quietly with the first one's status.
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    except KeyboardInterrupt as exc:  # SIGINT, SIGTERM or SIGHUP (the first one: later ones are ignored)
         os._exit(exit_status(exc))  # the engines are closed (Suite.run's finally); no traceback
     except (BrokenPipeError, EOFError):
         os._exit(1)  # the main process is gone
@@ -181,9 +222,13 @@ def run_parallel(suite: Suite, engine_spec: EngineSpec, scenarios: list[Scenario
     try:
         for number, part in enumerate(parts):
             receiving, sending = ctx.Pipe(duplex=False)
-            process = ctx.Process(target=_worker, name=f"hakka-worker-{number}", daemon=True, args=(
-                suite, engine_spec, scenarios, part, expected, timeout, sending, os.getpid(), watch))
-            process.start()
+            mask = block_stop_signals()
+            try:
+                process = ctx.Process(target=_worker, name=f"hakka-worker-{number}", daemon=True, args=(
+                    suite, engine_spec, scenarios, part, expected, timeout, sending, os.getpid(), watch, mask))
+                process.start()
+            finally:
+                restore_signals(mask)
             sending.close()
             workers.append(_Worker(number, process, receiving, part))
         os.close(watch[0])

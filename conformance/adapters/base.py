@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any
 
-from ..errors import ProtocolViolation
+from ..errors import EngineCrashed, ProtocolViolation
 
 MAX_LINE = 32 * 1024 * 1024
 MAX_STDERR = 64 * 1024
@@ -120,6 +122,74 @@ class Adapter(ABC):
     def kill(self) -> None:
         """Stop at once after a failure (default: :meth:`close`)."""
         self.close()
+
+
+def resolve_factory(module_name: str, factory_name: str) -> Callable[[], Any]:
+    """``MODULE:FACTORY`` imported; any failure is the engine's (EngineCrashed), never the runner's."""
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # noqa: BLE001 - the engine's import failed: its problem, reported as a crash
+        raise EngineCrashed(f"cannot import {module_name!r}: {type(exc).__name__}: {exc}") from None
+    target: Any = module
+    for part in factory_name.split("."):
+        if not hasattr(target, part):
+            raise EngineCrashed(f"{module_name!r} has no attribute {factory_name!r}")
+        target = getattr(target, part)
+    if not callable(target):
+        raise EngineCrashed(f"python:{module_name}:{factory_name} is not callable")
+    return target  # type: ignore[no-any-return]
+
+
+class SessionAdapter(Adapter):
+    """An engine object in this process, ``factory().handle(message) -> dict``: what the in-process
+    (:class:`~conformance.adapters.InProcessAdapter`) and direct (:class:`~conformance.adapters.DirectAdapter`)
+    adapters share. A subclass says only how the engine is called (:meth:`_call`)."""
+
+    def __init__(self, module: str, factory: str, target: Callable[[], Any] | None, label: str | None) -> None:
+        self.module_name = module
+        self.factory_name = factory
+        self._target = target
+        self._label = label
+        self._session: Any = None
+        self._stderr = _StderrBuffer()
+
+    @property
+    def label(self) -> str:
+        return self._label or f"python:{self.module_name}:{self.factory_name}"
+
+    @abstractmethod
+    def _call(self, fn: Callable[[], Any], what: str) -> Any:
+        """``fn()`` run as the engine; an exception of the engine ends the session as :class:`EngineCrashed`."""
+
+    def start(self) -> None:
+        if self._session is not None:
+            return
+        factory = self._target or resolve_factory(self.module_name, self.factory_name)
+        session = self._call(factory, f"{self.label}()")
+        if not callable(getattr(session, "handle", None)):
+            raise EngineCrashed(f"{self.label}() returned {type(session).__name__}, which has no handle(message) method")
+        self._session = session
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        return self._handle(message, message)
+
+    def _handle(self, message: dict[str, Any], sent: Any) -> dict[str, Any]:
+        """The session's answer to ``sent`` (``message`` itself or a copy of it), which must be a dict."""
+        session = self._session
+        if session is None:
+            raise EngineCrashed("engine not started")
+        answer = self._call(lambda: session.handle(sent), f"handle({message.get('cmd')!r})")
+        if not isinstance(answer, dict):
+            self._session = None
+            raise ProtocolViolation(f"answer to {message.get('cmd')!r} is not a JSON object: {_short(answer)}")
+        return answer
+
+    def take_stderr(self) -> str:
+        return self._stderr.take()
+
+    @property
+    def alive(self) -> bool:
+        return self._session is not None
 
 
 class _StderrBuffer:

@@ -22,61 +22,26 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import EngineCrashed, ProtocolViolation
-from .base import Adapter, _clip, _short, _StderrBuffer
-from .inprocess import resolve_factory
+from ..errors import EngineCrashed
+from .base import SessionAdapter, _clip
 
 
-class DirectAdapter(Adapter):
+class DirectAdapter(SessionAdapter):
     """``factory().handle`` called on the caller's thread; see the module's docstring."""
 
     timeout = None
 
     def __init__(self, module: str, factory: str, *, target: Callable[[], Any] | None = None,
                  label: str | None = None) -> None:
-        self.module_name = module
-        self.factory_name = factory
-        self._target = target
-        self.label = label or f"python:{module}:{factory}"
-        self._session: Any = None
-        self._stderr = _StderrBuffer()
+        super().__init__(module, factory, target, label)
 
-    def _crash(self, exc: Exception, what: str) -> EngineCrashed:
-        self._session = None
-        self._stderr.write("".join(traceback.format_exception(exc)))
-        return EngineCrashed(f"{what} raised {type(exc).__name__}: {_clip(exc)}")
-
-    def start(self) -> None:
-        if self._session is not None:
-            return
-        factory = self._target or resolve_factory(self.module_name, self.factory_name)
+    def _call(self, fn: Callable[[], Any], what: str) -> Any:
         try:
-            session = factory()
-        except Exception as exc:  # noqa: BLE001 - the engine's failure to start is a crash of the engine
-            raise self._crash(exc, f"{self.label}()") from None
-        if not callable(getattr(session, "handle", None)):
-            raise EngineCrashed(f"{self.label}() returned {type(session).__name__}, which has no handle(message) method")
-        self._session = session
-
-    def request(self, message: dict[str, Any]) -> dict[str, Any]:
-        session = self._session
-        if session is None:
-            raise EngineCrashed("engine not started")
-        try:
-            answer = session.handle(message)
+            return fn()
         except Exception as exc:  # noqa: BLE001 - any engine exception is a crash of the engine
-            raise self._crash(exc, f"handle({message.get('cmd')!r})") from None
-        if not isinstance(answer, dict):
             self._session = None
-            raise ProtocolViolation(f"answer to {message.get('cmd')!r} is not a JSON object: {_short(answer)}")
-        return answer
+            self._stderr.write("".join(traceback.format_exception(exc)))
+            raise EngineCrashed(f"{what} raised {type(exc).__name__}: {_clip(exc)}") from None
 
     def close(self) -> None:
         self._session = None
-
-    def take_stderr(self) -> str:
-        return self._stderr.take()
-
-    @property
-    def alive(self) -> bool:
-        return self._session is not None

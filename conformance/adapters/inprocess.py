@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import importlib
 import json
 import os
 import queue
@@ -15,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import EngineCrashed, EngineTimeout, EngineUnavailable, ProtocolViolation
-from .base import Adapter, _clip, _parse_answer, _short, _StderrBuffer
+from .base import SessionAdapter, _clip, _parse_answer
 
 # --------------------------------------------------------------------------- in-process
 
@@ -64,23 +63,7 @@ def _attempt(fn: Callable[[], Any]) -> tuple[bool, Any]:
         return False, exc
 
 
-def resolve_factory(module_name: str, factory_name: str) -> Callable[[], Any]:
-    """``MODULE:FACTORY`` imported; any failure is the engine's (EngineCrashed), never the runner's."""
-    try:
-        module = importlib.import_module(module_name)
-    except Exception as exc:  # noqa: BLE001 - the engine's import failed: its problem, reported as a crash
-        raise EngineCrashed(f"cannot import {module_name!r}: {type(exc).__name__}: {exc}") from None
-    target: Any = module
-    for part in factory_name.split("."):
-        if not hasattr(target, part):
-            raise EngineCrashed(f"{module_name!r} has no attribute {factory_name!r}")
-        target = getattr(target, part)
-    if not callable(target):
-        raise EngineCrashed(f"python:{module_name}:{factory_name} is not callable")
-    return target  # type: ignore[no-any-return]
-
-
-class InProcessAdapter(Adapter):
+class InProcessAdapter(SessionAdapter):
     """An engine object in this Python process: ``factory().handle(message) -> dict``.
 
     Messages are deep-copied through JSON both ways, so the engine sees exactly
@@ -92,28 +75,14 @@ class InProcessAdapter(Adapter):
 
     def __init__(self, module: str, factory: str, timeout: float | None = 10.0, *, copy: bool = True,
                  target: Callable[[], Any] | None = None, label: str | None = None) -> None:
-        self.module_name = module
-        self.factory_name = factory
+        super().__init__(module, factory, target, label)
         self.timeout = timeout
         self.copy = copy
         """Copy every message through JSON both ways (the default); without, answers are taken as they are
         (faster; the engine may then return non-JSON data or keep and change what it was sent)."""
-        self._target = target
-        self._label = label
-        self._session: Any = None
-        self._stderr = _StderrBuffer()
         self._worker: threading.Thread | None = None
         self._stuck: threading.Thread | None = None  # a worker that timed out and could not be stopped
         self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], queue.SimpleQueue[Any]] | None] = queue.SimpleQueue()
-
-    @property
-    def label(self) -> str:
-        return self._label or f"python:{self.module_name}:{self.factory_name}"
-
-    def _resolve_factory(self) -> Callable[[], Any]:
-        if self._target is not None:
-            return self._target
-        return resolve_factory(self.module_name, self.factory_name)
 
     def _ensure_worker(self) -> None:
         if self._stuck is not None:
@@ -197,24 +166,10 @@ class InProcessAdapter(Adapter):
             raise EngineCrashed(f"{what} raised {type(exc).__name__}: {_clip(exc)}")
         return value
 
-    def start(self) -> None:
-        if self._session is not None:
-            return
-        factory = self._resolve_factory()
-        session = self._call(factory, f"{self.label}()")
-        if not callable(getattr(session, "handle", None)):
-            raise EngineCrashed(f"{self.label}() returned {type(session).__name__}, which has no handle(message) method")
-        self._session = session
-
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
-        if self._session is None:
-            raise EngineCrashed("engine not started")
-        session = self._session
         if not self.copy:
-            return self._as_is(self._call(lambda: session.handle(message), f"handle({message.get('cmd')!r})"),
-                               message)
-        sent = json.loads(json.dumps(message))
-        answer = self._call(lambda: session.handle(sent), f"handle({message.get('cmd')!r})")
+            return self._handle(message, message)
+        answer = self._handle(message, json.loads(json.dumps(message)))
         try:
             copied = _parse_answer(json.dumps(answer, allow_nan=False), message.get("cmd"))
         except RecursionError:
@@ -226,16 +181,7 @@ class InProcessAdapter(Adapter):
         except ProtocolViolation:
             self._session = None
             raise
-        if not isinstance(copied, dict):
-            self._session = None
-            raise ProtocolViolation(f"answer to {message.get('cmd')!r} is not a JSON object: {_short(answer)}")
-        return copied
-
-    def _as_is(self, answer: Any, message: dict[str, Any]) -> dict[str, Any]:
-        if not isinstance(answer, dict):
-            self._session = None
-            raise ProtocolViolation(f"answer to {message.get('cmd')!r} is not a JSON object: {_short(answer)}")
-        return answer
+        return copied  # type: ignore[no-any-return]  # a dict copied through JSON is a dict
 
     def close(self) -> None:
         self._session = None
@@ -245,11 +191,4 @@ class InProcessAdapter(Adapter):
             if self._worker.is_alive():  # still in the engine: try to stop it, as after a timeout
                 self._abandon_worker()
         self._worker = None
-
-    def take_stderr(self) -> str:
-        return self._stderr.take()
-
-    @property
-    def alive(self) -> bool:
-        return self._session is not None
 

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from ..parallel import block_stop_signals, restore_signals
 from .driver import Lockstep
 from .guided import HandRecord, LaneResult, play_lanes, trim
 
@@ -48,13 +49,14 @@ def _die_with_parent(parent: int) -> None:
 
 
 def _worker(make: MakeLockstep, campaign: tuple[int, int, int, tuple[str, ...]], lane_ids: list[int],
-            stop: Any, conn: Connection, parent: int) -> None:
+            stop: Any, conn: Connection, parent: int, mask: Any = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def _terminated(signum: int, frame: object) -> None:
         raise SystemExit(128 + signum)  # unwinds: the engines of this worker are closed on the way out
 
     signal.signal(signal.SIGTERM, _terminated)
+    restore_signals(mask)  # forked with the stop signals held: a pending one lands now, on these handlers
     _die_with_parent(parent)
     seed, hands, lanes, goals = campaign
 
@@ -105,9 +107,13 @@ def play_parallel(make: MakeLockstep, seed: int, hands: int, lanes: int, lane_id
     try:
         for group in groups:
             reader, writer = ctx.Pipe(duplex=False)
-            process = ctx.Process(target=_worker, args=(make, (seed, hands, lanes, goals), group, stop, writer,
-                                                        os.getpid()), daemon=True)
-            process.start()
+            mask = block_stop_signals()  # none may land in multiprocessing's bootstrap, before _worker's handlers
+            try:
+                process = ctx.Process(target=_worker, args=(make, (seed, hands, lanes, goals), group, stop, writer,
+                                                            os.getpid(), mask), daemon=True)
+                process.start()
+            finally:
+                restore_signals(mask)
             writer.close()
             workers[reader] = (process, group)
         _collect(workers, results, progress)

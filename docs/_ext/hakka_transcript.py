@@ -4,9 +4,12 @@ When the book is built, the scenario's setup and actions are sent to the
 reference engine through the conformance adapter (the path every engine is
 run by), and each request is shown beside the answer the reference gave, so
 the page can never drift from the protocol. ``state`` is asked after the
-start, after each round and at the end; ``observe`` once for the seat to act
-after the first lead. tests/rulebook/test_transcript.py checks every message
-against its JSON Schema.
+start, after each action of Calling, after each round and at the end;
+``observe`` once for the seat to act after the first lead. What an action did
+(a round won, the hand ended) is read from the events the reference's ``act``
+answers carry (capability ``events``), never from a ``state`` asked on the
+side. tests/rulebook/test_transcript.py checks every message against its JSON
+Schema.
 """
 
 from __future__ import annotations
@@ -42,24 +45,33 @@ def transcript(root: Path, scenario_id: str) -> list[tuple[dict[str, Any], dict[
         return answer
 
     try:
-        send({"cmd": "hello", "protocol": 2})
+        hello = send({"cmd": "hello", "protocol": 2})
+        if "events" not in hello.get("capabilities", ()):
+            raise ValueError("the reference engine does not declare the 'events' capability the transcript reads")
         send({"cmd": "start", "setup": dict(scenario.body["setup"])})
         send({"cmd": "state"})
+        acts = [step for step in scenario.body.get("steps", ()) if "do" in step]
         observed = False
-        for step in scenario.body.get("steps", ()):
-            if "do" not in step:
-                continue
-            send({"cmd": "act", "seat": step["seat"], "action": step["do"]})
-            state = adapter.request({"cmd": "state"})
-            if not observed and state["phase"] == "playing" and state["round"]["plays"]:
-                send({"cmd": "observe", "seat": state["to_act"]})
+        for number, step in enumerate(acts):
+            answer = send({"cmd": "act", "seat": step["seat"], "action": step["do"]})
+            if not _mid_round(answer.get("events", ())):
+                send({"cmd": "state"})  # after each action of Calling, after each round, at the end
+            elif not observed and number + 1 < len(acts):
+                send({"cmd": "observe", "seat": acts[number + 1]["seat"]})  # the seat to act after the first lead
                 observed = True
-            if state["phase"] != "playing" or not state["round"]["plays"]:
-                send({"cmd": "state"})  # after Calling, after each round, at the end
         send({"cmd": "stop"})
     finally:
         adapter.close()
     return pairs
+
+
+def _mid_round(texts: list[str]) -> bool:
+    """Whether an act's events leave a round in play: a play or discard that neither won the round nor ended the hand."""
+    from reference_engine.events import Discarded, HandEnded, Played, RoundWon, parse_event
+
+    events = [parse_event(text) for text in texts]
+    return bool(events) and isinstance(events[0], (Played, Discarded)) and not any(
+        isinstance(event, (RoundWon, HandEnded)) for event in events)
 
 
 def _line(message: dict[str, Any]) -> str:
