@@ -21,6 +21,7 @@ from .actions import (
     describe,
     discard_ids,
     encode_action,
+    engine_actions,
     is_pick,
     pick_card,
 )
@@ -36,6 +37,6 @@ from .encoding import (
 
 __all__ = [
     "INFORMATION_STATE_SIZE", "MAX_HISTORY", "NUM_ACTIONS", "OBSERVATION_SIZE", "EncodedHand", "EncodingError",
-    "PendingDiscard", "action_id", "action_of", "describe", "discard_ids", "encode_action", "encode_observation",
+    "PendingDiscard", "action_id", "action_of", "describe", "discard_ids", "encode_action", "encode_observation", "engine_actions",
     "is_pick", "legal_ids_of", "pick_card",
 ]

@@ -44,6 +44,7 @@ engine, by :class:`hakka_rl.encoding.EncodedHand`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import combinations
 from typing import Final
 
@@ -181,3 +182,23 @@ def next_picks(allowed: int, count: int, picked: int) -> int:
             break
         above &= ~(1 << (above.bit_length() - 1))
     return above
+
+
+def engine_actions(steps: Iterable[tuple[int, int]]) -> list[tuple[int, Action]]:
+    """The engine's ``(seat, action)`` moves of a sequence of ``(seat, id)`` steps: each run of picks by
+    one seat is one ``discard`` (a seat that discards is never the next to act, so runs cannot merge)."""
+    moves: list[tuple[int, Action]] = []
+    picking: int | None = None
+    picked = 0
+    for seat, step in steps:
+        if picking is not None and (seat != picking or not is_pick(step)):
+            moves.append((picking, Action(DISCARD, picked)))
+            picking, picked = None, 0
+        if is_pick(check_id(step)):
+            picking = seat
+            picked |= 1 << pick_card(step)
+        else:
+            moves.append((seat, action_of(step)))
+    if picking is not None:
+        moves.append((picking, Action(DISCARD, picked)))
+    return moves

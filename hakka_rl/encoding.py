@@ -171,7 +171,7 @@ class PendingDiscard:
 def legal_ids_of(hand: Hand, pending: PendingDiscard | None = None) -> list[int]:
     """The legal ids of the seat to act, ascending (a partial discard allows its next picks only)."""
     if pending is not None and pending.picked:
-        return [PICK_BASE + c for c in card_indices(pending.next_picks()).tolist()]
+        return _picks(pending.next_picks())
     legal = hand.legal_actions()
     ids = []
     for action in legal.actions:
@@ -183,9 +183,17 @@ def legal_ids_of(hand: Hand, pending: PendingDiscard | None = None) -> list[int]
         ids.append(found)
     option = legal.discard
     if option is not None:
-        first = next_picks(option.allowed, option.count, 0)
-        ids.extend(PICK_BASE + c for c in card_indices(first).tolist())
+        ids.extend(_picks(next_picks(option.allowed, option.count, 0)))
     ids.sort()
+    return ids
+
+
+def _picks(cards: int) -> list[int]:
+    ids = []
+    while cards:
+        low = cards & -cards
+        ids.append(PICK_BASE - 1 + low.bit_length())
+        cards ^= low
     return ids
 
 
@@ -255,16 +263,59 @@ class EncodedHand:
 
     ``apply_id`` takes one id for the seat to act; a pick that does not finish a discard changes only
     this object (the engine sees the whole ``discard`` at the last pick) and returns no events.
+
+    What each seat has seen is kept as card masks and counts, updated from the events (a few integer
+    operations a move); a tensor is made when asked (one numpy call turns the ten card masks into bits),
+    and kept until the next move. ``tests/rl/test_encoding.py`` checks every tensor against
+    :func:`encode_observation` of ``observation(seat)``.
     """
 
-    __slots__ = ("hand", "pending", "_rows", "_history", "_legal")
+    __slots__ = (
+        "hand", "pending", "_hands", "_dealt", "_own", "_played", "_elders", "_dreamer_card", "_shown",
+        "_round_cards", "_round_discards", "_caller", "_privileged", "_leader", "_sizes", "_tricks",
+        "_history", "_cache", "_slots", "_legal",
+    )
 
     def __init__(self, hand: Hand) -> None:
         self.hand = hand
         self.pending: PendingDiscard | None = None
-        self._rows: Tensor = np.stack([encode_observation(hand.observation(seat)) for seat in range(4)])
-        self._history = sum(1 for e in hand.events if e.seat is not None and (
-            e.action is not None or isinstance(e, Discarded)))
+        views = [hand.observation(seat) for seat in range(4)]
+        public = views[(hand.dreamer + 1) % 4]  # a seat that sees the Dreamer's card only when all do
+        self._hands = [view.hand.mask for view in views]
+        self._own = [0, 0, 0, 0]
+        self._played = 0
+        self._caller: int | None = None
+        for event in public.events:
+            if isinstance(event, Played):
+                self._played |= event.mask
+            elif isinstance(event, Called):
+                self._caller = event.seat
+        for seat, view in enumerate(views):
+            for event in view.events:
+                if isinstance(event, Discarded) and event.seat == seat:
+                    self._own[seat] |= event.mask
+        self._dealt = [self._hands[s] | self._own[s] | _own_plays(public, s) for s in range(4)]
+        self._elders = public.elders.mask
+        card = views[hand.dreamer].dreamer_card
+        assert card is not None  # the Dreamer always sees its card (OBS-1)
+        self._dreamer_card = card
+        self._shown = public.dreamer_card is not None
+        self._round_cards = [0, 0, 0, 0]
+        self._round_discards = [0, 0, 0, 0]
+        for play in public.round:
+            if isinstance(play, Played):
+                self._round_cards[play.seat] |= play.mask
+            else:
+                self._round_discards[play.seat] += play.count
+        self._privileged, self._leader = public.privileged, public.leader
+        self._sizes, self._tricks = list(public.hand_sizes), list(public.tricks)
+        self._history: list[tuple[int, int, int, int]] = []
+        for index, item in enumerate(public.history):
+            own = views[item.seat].history[index].action  # a discard's cards, as their owner sees them
+            verb, mask = (DISCARD, 0) if own is None else own
+            self._history.append((item.seat, _VERB_INDEX[verb], mask, item.size))
+        self._cache: list[Tensor | None] = [None, None, None, None]
+        self._slots: list[tuple[Tensor, int] | None] = [None, None, None, None]
         self._legal: list[int] | None = None
 
     def copy(self) -> EncodedHand:
@@ -273,7 +324,12 @@ class EncodedHand:
         o.hand = self.hand.copy()
         o.pending = None if self.pending is None else PendingDiscard(
             self.pending.allowed, self.pending.count, self.pending.picked)
-        o._rows, o._history, o._legal = self._rows.copy(), self._history, self._legal
+        o._hands, o._dealt, o._own = list(self._hands), self._dealt, list(self._own)
+        o._played, o._elders, o._dreamer_card, o._shown = self._played, self._elders, self._dreamer_card, self._shown
+        o._round_cards, o._round_discards = list(self._round_cards), list(self._round_discards)
+        o._caller, o._privileged, o._leader = self._caller, self._privileged, self._leader
+        o._sizes, o._tricks, o._history = list(self._sizes), list(self._tricks), list(self._history)
+        o._cache, o._slots, o._legal = list(self._cache), [None, None, None, None], self._legal
         return o
 
     @property
@@ -292,20 +348,85 @@ class EncodedHand:
         return legal
 
     def legal_mask(self) -> Mask:
-        """A 0/1 vector of ``NUM_ACTIONS`` int8: 1 for each legal id."""
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        mask[self.legal_ids()] = 1
-        return mask
+        """A 0/1 vector of ``NUM_ACTIONS`` int8: 1 for each legal id (a new array)."""
+        ids = tuple(self.legal_ids())
+        flags = _MASKS.get(ids)
+        if flags is None:
+            table = bytearray(NUM_ACTIONS)
+            for i in ids:
+                table[i] = 1
+            flags = bytes(table)
+            if len(_MASKS) >= 1 << 14:
+                _MASKS.clear()
+            _MASKS[ids] = flags
+        return np.frombuffer(bytearray(flags), dtype=np.int8)
+
+    # ------------------------------------------------------------ tensors
 
     def observation_tensor(self, seat: int) -> Tensor:
         """``seat``'s observation tensor (a new array, ``OBSERVATION_SIZE`` float32)."""
-        row: Tensor = self._rows[seat, :OBSERVATION_SIZE]
+        row = self._cache[seat]
+        if row is None:
+            row = self._cache[seat] = self._observation(seat)
         return row.copy()
+
+    def _observation(self, seat: int) -> Tensor:
+        """The tensor as the bytes of its float32 values (from tables: every value is a small count),
+        joined and read by numpy at once: a conversion of each value would cost more than the rest."""
+        hand = self.hand
+        pending = self.pending if hand.to_act == seat else None
+        rc, discards, sizes, tricks = self._round_cards, self._round_discards, self._sizes, self._tricks
+        dreamer = 1 << self._dreamer_card if self._shown or seat == hand.dreamer else 0
+        picked = left = 0
+        if pending is not None and pending.picked:
+            picked, left = pending.picked, pending.left
+        s1, s2, s3 = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
+        f, known = _FLOAT, _MASK_BYTES.get
+        parts = (  # mask_bytes(), its cache asked directly first (this runs at every step)
+            known(self._hands[seat]) or mask_bytes(self._hands[seat]), known(picked) or mask_bytes(picked),
+            known(self._played) or mask_bytes(self._played), known(self._own[seat]) or mask_bytes(self._own[seat]),
+            known(self._elders) or mask_bytes(self._elders), known(dreamer) or mask_bytes(dreamer),
+            known(rc[seat]) or mask_bytes(rc[seat]), known(rc[s1]) or mask_bytes(rc[s1]),
+            known(rc[s2]) or mask_bytes(rc[s2]), known(rc[s3]) or mask_bytes(rc[s3]),
+            f[discards[seat]], f[discards[s1]], f[discards[s2]], f[discards[s3]],
+            _PHASE_BYTES[hand.phase],
+            _one_hot(hand.to_act, seat), _one_hot(hand.dealer, seat), _one_hot(self._privileged, seat),
+            _one_hot(self._caller, seat), _one_hot(self._leader, seat),
+            f[sizes[seat]], f[sizes[s1]], f[sizes[s2]], f[sizes[s3]],
+            f[tricks[seat]], f[tricks[s1]], f[tricks[s2]], f[tricks[s3]], f[left],
+        )
+        return np.frombuffer(b"".join(parts), dtype=np.float32)  # read-only: the cache; callers get copies
 
     def information_state_tensor(self, seat: int) -> Tensor:
         """``seat``'s information-state tensor (a new array, ``INFORMATION_STATE_SIZE`` float32)."""
-        row: Tensor = self._rows[seat]
-        return row.copy()
+        row = np.empty(INFORMATION_STATE_SIZE, dtype=np.float32)
+        cached = self._cache[seat]
+        if cached is None:
+            cached = self._cache[seat] = self._observation(seat)
+        row[:OBSERVATION_SIZE] = cached
+        row[DEALT:HISTORY] = np.frombuffer(mask_bytes(self._dealt[seat]), dtype=np.float32)
+        row[HISTORY:] = self._history_slots(seat)
+        return row
+
+    def _history_slots(self, seat: int) -> Tensor:
+        """``seat``'s history slots, written only for the actions made since it last asked."""
+        slots = self._slots[seat]
+        if slots is None:
+            table, done = np.zeros((MAX_HISTORY, SLOT), dtype=np.float32), 0
+        else:
+            table, done = slots
+        for index in range(done, len(self._history)):
+            who, verb, mask, size = self._history[index]
+            slot = table[index]
+            slot[(who - seat) & 3] = 1.0
+            slot[SLOT_VERB + verb] = 1.0
+            if mask and (verb != _DISCARD_VERB or who == seat):  # a discard's cards show to their owner only
+                slot[SLOT_CARDS + card_indices(mask)] = 1.0
+            slot[SLOT_COUNT] = size
+        self._slots[seat] = (table, len(self._history))
+        return table.reshape(MAX_HISTORY * SLOT)
+
+    # ------------------------------------------------------------ moves
 
     def apply_id(self, action: int) -> tuple[Event, ...]:
         """Make the move of id ``action`` for the seat to act; return the events the engine reported."""
@@ -329,15 +450,11 @@ class EncodedHand:
             assert option is not None  # a pick is legal only with a discard option
             pending = self.pending = PendingDiscard(option.allowed, option.count)
         pending.picked |= 1 << card
-        row = self._rows[seat]
         if pending.left:
-            row[PICKED + card] = 1.0
-            row[PICKS_LEFT] = pending.left
+            self._cache[seat] = None  # only the picker's tensor shows its picks
             return ()
         picked = pending.picked
         self.pending = None
-        row[PICKED:PICKED + 37] = 0.0
-        row[PICKS_LEFT] = 0.0
         return self._apply(seat, Action(DISCARD, picked))
 
     def _apply(self, seat: int, action: Action) -> tuple[Event, ...]:
@@ -346,96 +463,88 @@ class EncodedHand:
         return events
 
     def update(self, events: Iterable[Event]) -> None:
-        """Bring every seat's tensors up to date with ``events`` (those a move just returned)."""
-        rows = self._rows
+        """Bring every seat's view up to date with ``events`` (those a move just returned)."""
+        history = self._history
         for event in events:
-            if isinstance(event, Played):
-                self._played(event)
-            elif isinstance(event, Discarded):
-                self._discarded(event)
+            if isinstance(event, (Played, Discarded)):
+                self._played_or_discarded(event)
             elif isinstance(event, RoundWon):
-                rows[_SEATS, TRICKS + _REL[event.seat]] += event.tricks
-                rows[:, ROUND_CARDS:ROUND_DISCARDS + 4] = 0.0
-                rows[:, LEADER:LEADER + 4] = 0.0
+                self._tricks[event.seat] += event.tricks
+                self._round_cards, self._round_discards, self._leader = [0, 0, 0, 0], [0, 0, 0, 0], None
             elif isinstance(event, EldersPromoted):
-                rows[:, ELDERS + card_indices(event.mask)] = 1.0
-            elif isinstance(event, Called):
-                self._called(event)
+                self._elders |= event.mask
             elif isinstance(event, HandEnded):
-                self._ended(event)
-            if event.seat is not None and event.action is not None and not isinstance(event, (Played, Discarded)):
-                self._history_slot(event.seat, event.action[0], 0, 0)
-        self._after_move()
-
-    def _called(self, event: Called) -> None:
-        rows, rel = self._rows, _REL[event.seat]
-        rows[_SEATS, CALLER + rel] = 1.0
-        if event.privileged:
-            rows[_SEATS, PRIVILEGED + rel] = 1.0
-
-    def _played(self, event: Played) -> None:
-        rows, seat, mask = self._rows, event.seat, event.mask
-        cards = card_indices(mask)
-        rel = _REL[seat]
-        rows[:, PLAYED + cards] = 1.0
-        rows[_SEATS_COLUMN, (ROUND_CARDS + 37 * rel)[:, None] + cards] = 1.0
-        rows[_SEATS, HAND_SIZES + rel] -= len(cards)
-        rows[seat, HAND + cards] = 0.0
-        self._history_slot(seat, "play", mask, len(cards))
-
-    def _discarded(self, event: Discarded) -> None:
-        rows, seat, mask = self._rows, event.seat, event.mask
-        rel = _REL[seat]
-        rows[_SEATS, ROUND_DISCARDS + rel] += event.count
-        rows[_SEATS, HAND_SIZES + rel] -= event.count
-        cards = card_indices(mask)
-        rows[seat, HAND + cards] = 0.0
-        rows[seat, OWN_DISCARDS + cards] = 1.0
-        base = HISTORY + self._history * SLOT
-        if self._history >= MAX_HISTORY:
+                self._round_cards, self._round_discards = [0, 0, 0, 0], [0, 0, 0, 0]
+                self._shown = self._shown or event.result.winner is not None  # OBS-1: a won hand shows it
+            else:
+                if isinstance(event, Called):
+                    self._caller = event.seat
+                    if event.privileged:
+                        self._privileged = event.seat
+                action = event.action
+                if action is not None and event.seat is not None:
+                    history.append((event.seat, _VERB_INDEX[action[0]], 0, 0))
+        if len(history) > MAX_HISTORY:
             raise EncodingError(f"a hand of more than {MAX_HISTORY} actions: the history slots are full")
-        rows[_SEATS, base + rel] = 1.0
-        rows[:, base + SLOT_VERB + _DISCARD_VERB] = 1.0
-        rows[seat, base + SLOT_CARDS + cards] = 1.0  # the cards show to their owner only (PLAY-5)
-        rows[:, base + SLOT_COUNT] = event.count
-        self._history += 1
-
-    def _history_slot(self, seat: int, verb: str, mask: int, size: int) -> None:
-        index = self._history
-        if index >= MAX_HISTORY:
-            raise EncodingError(f"a hand of more than {MAX_HISTORY} actions: the history slots are full")
-        base = HISTORY + index * SLOT
-        rows = self._rows
-        rows[_SEATS, base + _REL[seat]] = 1.0
-        rows[:, base + SLOT_VERB + _VERB_INDEX[verb]] = 1.0
-        if mask:
-            rows[:, base + SLOT_CARDS + card_indices(mask)] = 1.0
-        rows[:, base + SLOT_COUNT] = size
-        self._history = index + 1
-
-    def _ended(self, event: HandEnded) -> None:
-        rows = self._rows
-        rows[:, ROUND_CARDS:ROUND_DISCARDS + 4] = 0.0
-        if event.result.winner is not None:  # OBS-1: a won hand shows the Dreamer's card to all, which the
-            dreamer = self.hand.dreamer      # Dreamer's own observation held from the deal
-            rows[:, DREAMER_CARD:DREAMER_CARD + 37] = rows[dreamer, DREAMER_CARD:DREAMER_CARD + 37]
-
-    def _after_move(self) -> None:
-        """The phase, the seat to act and the round's leader, as every seat's observation shows them."""
-        hand, rows = self.hand, self._rows
-        rows[:, PHASE:PHASE + 5] = 0.0
-        rows[:, PHASE + _PHASE_INDEX[hand.phase]] = 1.0
-        rows[:, TO_ACT:TO_ACT + 4] = 0.0
+        hand = self.hand
         if hand.phase != Phase.PLAYING:
-            rows[:, LEADER:LEADER + 4] = 0.0
-        seat = hand.to_act
-        if seat is not None:
-            rows[_SEATS, TO_ACT + _REL[seat]] = 1.0
-            if hand.phase == Phase.PLAYING and not rows[0, LEADER:LEADER + 4].any():
-                rows[_SEATS, LEADER + _REL[seat]] = 1.0  # a new round: its leader is the first to act
+            self._leader = None
+        elif self._leader is None:
+            self._leader = hand.to_act  # a new round: its leader is the first to act
+        self._cache = [None, None, None, None]
+
+    def _played_or_discarded(self, event: Played | Discarded) -> None:
+        seat, mask = event.seat, event.mask
+        self._hands[seat] &= ~mask
+        if isinstance(event, Played):
+            size = mask.bit_count()
+            self._played |= mask
+            self._round_cards[seat] |= mask
+            self._history.append((seat, _PLAY_VERB, mask, size))
+        else:
+            size = event.count
+            self._own[seat] |= mask
+            self._round_discards[seat] += size
+            self._history.append((seat, _DISCARD_VERB, mask, size))
+        self._sizes[seat] -= size
 
 
-_SEATS: Final = np.arange(4)
-_SEATS_COLUMN: Final = _SEATS[:, None]
-_REL: Final = tuple((seat - _SEATS) % 4 for seat in range(4))
-"""``_REL[seat][observer]``: where ``seat`` sits relative to ``observer``."""
+_FLOAT: Final = tuple(np.float32(n).tobytes() for n in range(256))
+"""``_FLOAT[n]``: the 4 bytes of float32 ``n`` (every value of a tensor is a count below 256)."""
+_BYTE_BITS: Final = tuple(b"".join(_FLOAT[(b >> i) & 1] for i in range(8)) for b in range(256))
+_MASK_BYTES: dict[int, bytes] = {}
+
+
+def mask_bytes(mask: int) -> bytes:
+    """A card mask as 37 float32 values (0 or 1, one a card in card order), as bytes (cached: masks recur)."""
+    found = _MASK_BYTES.get(mask)
+    if found is None:
+        bits = _BYTE_BITS
+        found = (bits[mask & 255] + bits[mask >> 8 & 255] + bits[mask >> 16 & 255] + bits[mask >> 24 & 255]
+                 + bits[mask >> 32 & 255][:20])
+        if len(_MASK_BYTES) >= 1 << 16:
+            _MASK_BYTES.clear()
+        _MASK_BYTES[mask] = found
+    return found
+
+
+_ONE_HOT: Final = tuple(b"".join(_FLOAT[int(i == rel)] for i in range(4)) for rel in range(4))
+_NOBODY: Final = _FLOAT[0] * 4
+_PHASE_BYTES: Final = {phase: b"".join(_FLOAT[int(i == j)] for j in range(len(PHASES)))
+                       for i, phase in enumerate(PHASES)}
+_MASKS: dict[tuple[int, ...], bytes] = {}
+
+
+def _one_hot(who: int | None, seat: int) -> bytes:
+    return _NOBODY if who is None else _ONE_HOT[(who - seat) & 3]
+
+
+def _own_plays(seen: Observation, seat: int) -> int:
+    mask = 0
+    for event in seen.events:
+        if isinstance(event, Played) and event.seat == seat:
+            mask |= event.mask
+    return mask
+
+
+_PLAY_VERB: Final = _VERB_INDEX["play"]
