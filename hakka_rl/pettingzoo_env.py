@@ -16,7 +16,9 @@ The action space of every agent is ``Discrete(248)`` (the ids of
 classic games: ``"observation"`` (the observation tensor of
 :mod:`hakka_rl.encoding`, or the information-state tensor with
 ``information_state=True``) and ``"action_mask"`` (int8, 1 for each legal id;
-all 0 for an agent not selected). A discard is several steps of the same
+all 0 for an agent not selected). ``observation_key="observations"`` renames
+the first key for RLlib's action-masking module, which reads that name
+(:mod:`hakka_rl.rllib_demo`). A discard is several steps of the same
 agent (one pick a step, :mod:`hakka_rl.actions`). The rewards are the score
 table's: 0 on every step but the last, where each seat gets its delta of the
 hand's result (SCORE-1..7; a void hand, CALL-6, pays 0).
@@ -72,17 +74,18 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         "render_modes": ["human", "ansi"], "name": "hakka_cards_v0", "is_parallelizable": False}
 
     def __init__(self, profile: Profile = DEFAULT_PROFILE, information_state: bool = False,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, observation_key: str = "observation") -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: one of {self.metadata['render_modes']}")
         self.profile = profile
         self.information_state = information_state
+        self.observation_key = observation_key
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         size = INFORMATION_STATE_SIZE if information_state else OBSERVATION_SIZE
         self.observation_spaces = {agent: spaces.Dict({
-            "observation": spaces.Box(0.0, TENSOR_HIGH, (size,), np.float32),
+            observation_key: spaces.Box(0.0, TENSOR_HIGH, (size,), np.float32),
             "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
         }) for agent in AGENTS}
         self.action_spaces: dict[str, spaces.Space[Any]] = {agent: spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
@@ -138,7 +141,7 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         tensor = encoded.information_state_tensor(seat) if self.information_state else \
             encoded.observation_tensor(seat)
         mask = encoded.legal_mask() if encoded.to_act == seat else self._no_mask.copy()
-        return {"observation": tensor, "action_mask": mask}
+        return {self.observation_key: tensor, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         encoded = self._hand()
