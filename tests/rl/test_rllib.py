@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("ray", reason="RLlib is the [rllib] extra: pip install -e '.[rl,rllib]'")
 pytest.importorskip("torch", reason="RLlib's masked module needs torch: pip install -e '.[rl,rllib]'")
 
-from hakka_rl.rllib_demo import rollout  # noqa: E402
+from hakka_rl.rllib_demo import rollout
 
 
 def test_two_env_runners_sample_whole_hands() -> None:
