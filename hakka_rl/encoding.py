@@ -314,7 +314,8 @@ class EncodedHand:
             own = views[item.seat].history[index].action  # a discard's cards, as their owner sees them
             verb, mask = (DISCARD, 0) if own is None else own
             self._history.append((item.seat, _VERB_INDEX[verb], mask, item.size))
-        self._cache: list[Tensor | None] = [None, None, None, None]
+        self._cache: list[bytes | None] = [None, None, None, None]
+        """Each seat's observation tensor as the bytes of its float32 values, until the next move."""
         self._slots: list[tuple[Tensor, int] | None] = [None, None, None, None]
         self._legal: list[int] | None = None
 
@@ -365,12 +366,12 @@ class EncodedHand:
 
     def observation_tensor(self, seat: int) -> Tensor:
         """``seat``'s observation tensor (a new array, ``OBSERVATION_SIZE`` float32)."""
-        row = self._cache[seat]
-        if row is None:
-            row = self._cache[seat] = self._observation(seat)
-        return row.copy()
+        data = self._cache[seat]
+        if data is None:
+            data = self._cache[seat] = self._observation(seat)
+        return np.frombuffer(bytearray(data), dtype=np.float32)  # a copy of the bytes: the caller's own array
 
-    def _observation(self, seat: int) -> Tensor:
+    def _observation(self, seat: int) -> bytes:
         """The tensor as the bytes of its float32 values (from tables: every value is a small count),
         joined and read by numpy at once: a conversion of each value would cost more than the rest."""
         hand = self.hand
@@ -395,7 +396,7 @@ class EncodedHand:
             f[sizes[seat]], f[sizes[s1]], f[sizes[s2]], f[sizes[s3]],
             f[tricks[seat]], f[tricks[s1]], f[tricks[s2]], f[tricks[s3]], f[left],
         )
-        return np.frombuffer(b"".join(parts), dtype=np.float32)  # read-only: the cache; callers get copies
+        return b"".join(parts)
 
     def information_state_tensor(self, seat: int) -> Tensor:
         """``seat``'s information-state tensor (a new array, ``INFORMATION_STATE_SIZE`` float32)."""
@@ -403,7 +404,7 @@ class EncodedHand:
         cached = self._cache[seat]
         if cached is None:
             cached = self._cache[seat] = self._observation(seat)
-        row[:OBSERVATION_SIZE] = cached
+        row[:OBSERVATION_SIZE] = np.frombuffer(cached, dtype=np.float32)
         row[DEALT:HISTORY] = np.frombuffer(mask_bytes(self._dealt[seat]), dtype=np.float32)
         row[HISTORY:] = self._history_slots(seat)
         return row

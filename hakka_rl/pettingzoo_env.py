@@ -165,8 +165,7 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
             self.terminations = dict.fromkeys(AGENTS, True)
             self._accumulate_rewards()
             self.agent_selection = AGENTS[encoded.hand.dealer]
-        else:
-            self._clear_rewards()
+        else:  # the rewards stay 0 until the hand ends (nothing to clear)
             self.agent_selection = AGENTS[to_act]
         if self.render_mode == "human":
             self.render()

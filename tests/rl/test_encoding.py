@@ -234,3 +234,16 @@ def test_the_history_bound_holds_for_long_hands() -> None:
         _play_randomly(hand, rng, check=False)
         longest = max(longest, len(hand.hand.history))
     assert longest <= encoding.MAX_HISTORY
+
+
+def test_the_rulebook_page_shows_the_same_tables() -> None:
+    """docs/rl.rst restates the id table and the tensor layouts: row for row those of the docstrings."""
+    from pathlib import Path
+
+    from hakka_rl import actions
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "rl.rst").read_text(encoding="utf-8")
+    ranges = re.compile(r"^(\d+) - (\d+)\s+(\d+)\s", re.M)
+    layout = re.compile(r"^(\d+)\s+(\d+)\s", re.M)
+    assert ranges.findall(page) == ranges.findall(actions.__doc__ or "") != []
+    assert layout.findall(page) == layout.findall(encoding.__doc__ or "") != []
