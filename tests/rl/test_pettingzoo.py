@@ -124,3 +124,11 @@ def test_bad_moves_are_refused_with_the_seat_and_the_legal_ids() -> None:
         game.step(None)
     with pytest.raises(ValueError, match="Dealer is a seat 0-3"):
         game.reset(options={"dealer": 4})
+
+
+def test_observation_key_renames_the_tensor_for_rllib() -> None:
+    game = raw_env(observation_key="observations")
+    game.reset(seed=2)
+    seen = game.observe(game.agent_selection)
+    assert set(seen) == {"observations", "action_mask"}
+    assert game.observation_space(game.agent_selection).contains(seen)
