@@ -4,7 +4,7 @@
 >>> game = env()
 >>> game.reset(seed=42)
 >>> game.agent_selection, game.last()[0]["observation"].shape
-('seat_3', (408,))
+('seat_0', (408,))
 
 Agents ``seat_0`` .. ``seat_3`` are the four seats. The Dreamer (opposite the
 Dealer, DEAL-3) is an agent like the others, so that it is paid (SCORE-5), but
