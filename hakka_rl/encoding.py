@@ -121,7 +121,6 @@ PHASES: Final = (Phase.CALLING, Phase.TIGERS, Phase.PLAYING, Phase.CLAIMING, Pha
 _PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASES)}
 _VERB_INDEX: Final = {verb: i for i, verb in enumerate(VERBS)}
 _DISCARD_VERB: Final = _VERB_INDEX[DISCARD]
-_ONE_HOTS: Final = (PHASE, TO_ACT, DEALER, PRIVILEGED, CALLER, LEADER)
 
 assert INFORMATION_STATE_SIZE == 3095
 
@@ -265,8 +264,8 @@ class EncodedHand:
     this object (the engine sees the whole ``discard`` at the last pick) and returns no events.
 
     What each seat has seen is kept as card masks and counts, updated from the events (a few integer
-    operations a move); a tensor is made when asked (one numpy call turns the ten card masks into bits),
-    and kept until the next move. ``tests/rl/test_encoding.py`` checks every tensor against
+    operations a move); a tensor is made when asked, as the bytes of its float32 values joined from
+    tables (one numpy call reads them), and kept until the next move. ``tests/rl/test_encoding.py`` checks every tensor against
     :func:`encode_observation` of ``observation(seat)``.
     """
 
