@@ -1,0 +1,550 @@
+"""Tensors of what one seat may see, and a hand played by action ids (issue 18).
+
+Every tensor is built from :meth:`Hand.observation(seat) <reference_engine.Hand.observation>`
+(:func:`encode_observation`, from scratch) or, identically and much faster,
+from the events each move returns as that seat sees them (:class:`EncodedHand`,
+incremental); ``tests/rl/test_encoding.py`` checks the two agree at every step.
+The action ids are those of :mod:`hakka_rl.actions`.
+
+Seats in a tensor are **relative** to the observing seat: relative seat ``r``
+is absolute seat ``(observer + r) % 4`` (0 is the observer, 1 the next seat
+counterclockwise). Cards are indexed 0-36 (Sup1..Sup9, Gon1..Gon9, Zok1..Zok9,
+Sin1..Sin9, WanSin). Values are float32: 0/1 flags, or counts where said.
+
+The observation tensor (``OBSERVATION_SIZE`` = 408):
+
+=========  ====  =============================================================
+offset     size  content
+=========  ====  =============================================================
+0          37    the observer's cards now (the Dreamer: its one card)
+37         37    the cards picked so far in the observer's partial discard
+74         37    every card played face up so far in the hand
+111        37    the observer's own face-down discards so far
+148        37    the Elders now (ELD-1, ELD-2)
+185        37    the Dreamer's card, when the observer may see it (OBS-1)
+222        148   the current round's face-up plays, 37 cards per relative seat
+370        4     the current round's face-down discards: cards per relative seat
+374        5     the phase, one-hot: calling, tigers, playing, claim, ended
+379        4     the seat to act, one-hot by relative seat (none: all 0)
+383        4     the Dealer, one-hot by relative seat (the Dreamer sits opposite)
+387        4     the Privileged Player, one-hot by relative seat (none: all 0)
+391        4     the seat that called, one-hot by relative seat (none: all 0)
+395        4     the leader of the round in play, one-hot (phase playing only)
+399        4     cards in hand, per relative seat (counts; the Dreamer 1)
+403        4     tricks won, per relative seat (counts)
+407        1     picks still to make in the observer's partial discard (count)
+=========  ====  =============================================================
+
+The information-state tensor (``INFORMATION_STATE_SIZE`` = 3095) is the
+observation tensor followed by what perfect recall adds:
+
+=========  ====  =============================================================
+offset     size  content
+=========  ====  =============================================================
+0          408   the observation tensor above
+408        37    the observer's dealt hand (the Dreamer: its one card)
+445        2650  the hand's actions in order, ``MAX_HISTORY`` = 53 slots of 50
+=========  ====  =============================================================
+
+Each history slot (all 0 while unused): relative seat one-hot (4), verb
+one-hot in the engine's order ``call pass play discard claim continue
+tigers decline`` (8), the cards (37; empty for another seat's face-down
+discard, PLAY-5), the number of cards (1, a count). 53 bounds any hand: at
+most 3 Calling actions (CALL-3), 1 Five Tigers answer (TIG-1), 36 plays or
+discards (12 rounds of 3, each taking a card at least from each 12-card
+hand), 12 claim answers (one a round) and 1 claim.
+
+>>> from reference_engine import Hand
+>>> hand = EncodedHand(Hand.from_seed(dealer=0, seed=7))
+>>> hand.to_act, [describe(i) for i in hand.legal_ids()]
+(0, ['call', 'pass'])
+>>> tensor = hand.observation_tensor(0)
+>>> tensor.shape, int(tensor[HAND : HAND + 37].sum()), int(tensor[PHASE])
+((408,), 12, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from reference_engine import Action, Event, Hand, Observation, Phase
+from reference_engine.actions import DISCARD, VERBS
+from reference_engine.events import Called, Discarded, EldersPromoted, HandEnded, Played, RoundWon
+
+from .actions import (
+    ID_ACTION,
+    NUM_ACTIONS,
+    PICK_BASE,
+    PLAY_ID,
+    VERB_ID,
+    EncodingError,
+    check_id,
+    describe,
+    next_picks,
+)
+
+Tensor = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+
+HAND: Final = 0
+PICKED: Final = 37
+PLAYED: Final = 74
+OWN_DISCARDS: Final = 111
+ELDERS: Final = 148
+DREAMER_CARD: Final = 185
+ROUND_CARDS: Final = 222
+ROUND_DISCARDS: Final = 370
+PHASE: Final = 374
+TO_ACT: Final = 379
+DEALER: Final = 383
+PRIVILEGED: Final = 387
+CALLER: Final = 391
+LEADER: Final = 395
+HAND_SIZES: Final = 399
+TRICKS: Final = 403
+PICKS_LEFT: Final = 407
+OBSERVATION_SIZE: Final = 408
+DEALT: Final = 408
+HISTORY: Final = 445
+MAX_HISTORY: Final = 53
+SLOT: Final = 50
+SLOT_VERB: Final = 4
+SLOT_CARDS: Final = 12
+SLOT_COUNT: Final = 49
+INFORMATION_STATE_SIZE: Final = HISTORY + MAX_HISTORY * SLOT
+
+PHASES: Final = (Phase.CALLING, Phase.TIGERS, Phase.PLAYING, Phase.CLAIMING, Phase.ENDED)
+_PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASES)}
+_VERB_INDEX: Final = {verb: i for i, verb in enumerate(VERBS)}
+_DISCARD_VERB: Final = _VERB_INDEX[DISCARD]
+
+assert INFORMATION_STATE_SIZE == 3095
+
+__all__ = [
+    "INFORMATION_STATE_SIZE", "MAX_HISTORY", "NUM_ACTIONS", "OBSERVATION_SIZE", "EncodedHand", "EncodingError",
+    "PendingDiscard", "encode_observation", "legal_ids_of",
+]
+
+_CARD_INDICES: dict[int, npt.NDArray[np.intp]] = {}
+
+
+def card_indices(mask: int) -> npt.NDArray[np.intp]:
+    """The card indices of a mask, as an index array (cached: the same masks recur)."""
+    found = _CARD_INDICES.get(mask)
+    if found is None:
+        bits = []
+        m = mask
+        while m:
+            low = m & -m
+            bits.append(low.bit_length() - 1)
+            m ^= low
+        found = np.array(bits, dtype=np.intp)
+        if len(_CARD_INDICES) < 1 << 16:
+            _CARD_INDICES[mask] = found
+    return found
+
+
+class PendingDiscard:
+    """A discard in progress above the engine: ``count`` cards of ``allowed``, ``picked`` so far."""
+
+    __slots__ = ("allowed", "count", "picked")
+
+    def __init__(self, allowed: int, count: int, picked: int = 0) -> None:
+        self.allowed, self.count, self.picked = allowed, count, picked
+
+    @property
+    def left(self) -> int:
+        return self.count - self.picked.bit_count()
+
+    def next_picks(self) -> int:
+        return next_picks(self.allowed, self.count, self.picked)
+
+    def __repr__(self) -> str:
+        return f"PendingDiscard(allowed={self.allowed:#x}, count={self.count}, picked={self.picked:#x})"
+
+
+def legal_ids_of(hand: Hand, pending: PendingDiscard | None = None) -> list[int]:
+    """The legal ids of the seat to act, ascending (a partial discard allows its next picks only)."""
+    if pending is not None and pending.picked:
+        return _picks(pending.next_picks())
+    legal = hand.legal_actions()
+    ids = []
+    for action in legal.actions:
+        verb, mask = action
+        found = PLAY_ID.get(mask) if mask else VERB_ID.get(verb)
+        if found is None:
+            raise EncodingError(f"the engine allows {action}, which the action table has no id for "
+                                f"(hakka_rl.actions): seat {hand.to_act}, {hand.notation()}")
+        ids.append(found)
+    option = legal.discard
+    if option is not None:
+        ids.extend(_picks(next_picks(option.allowed, option.count, 0)))
+    ids.sort()
+    return ids
+
+
+def _picks(cards: int) -> list[int]:
+    ids = []
+    while cards:
+        low = cards & -cards
+        ids.append(PICK_BASE - 1 + low.bit_length())
+        cards ^= low
+    return ids
+
+
+def _set_cards(row: Tensor, offset: int, mask: int) -> None:
+    if mask:
+        row[offset + card_indices(mask)] = 1.0
+
+
+def _slot(row: Tensor, index: int, rel: int, verb: str, mask: int, size: int) -> None:
+    if index >= MAX_HISTORY:
+        raise EncodingError(f"a hand of more than {MAX_HISTORY} actions: the history slots are full")
+    base = HISTORY + index * SLOT
+    row[base + rel] = 1.0
+    row[base + SLOT_VERB + _VERB_INDEX[verb]] = 1.0
+    _set_cards(row, base + SLOT_CARDS, mask)
+    row[base + SLOT_COUNT] = size
+
+
+def encode_observation(seen: Observation, pending: PendingDiscard | None = None) -> Tensor:
+    """The information-state tensor of ``seen`` (its first ``OBSERVATION_SIZE`` values are the observation
+    tensor), from scratch; ``pending``: the observer's partial discard, if any."""
+    me = seen.seat
+    row = np.zeros(INFORMATION_STATE_SIZE, dtype=np.float32)
+    _set_cards(row, HAND, seen.hand.mask)
+    if pending is not None and seen.to_act == me:
+        _set_cards(row, PICKED, pending.picked)
+        row[PICKS_LEFT] = pending.left if pending.picked else 0
+    played = own = 0
+    for event in seen.events:
+        if isinstance(event, Played):
+            played |= event.mask
+            if event.seat == me:
+                own |= event.mask
+        elif isinstance(event, Discarded) and event.seat == me:
+            own |= event.mask
+            _set_cards(row, OWN_DISCARDS, event.mask)
+        elif isinstance(event, Called):
+            row[CALLER + (event.seat - me) % 4] = 1.0
+    _set_cards(row, PLAYED, played)
+    _set_cards(row, ELDERS, seen.elders.mask)
+    if seen.dreamer_card is not None:
+        row[DREAMER_CARD + seen.dreamer_card] = 1.0
+    for play in seen.round:
+        rel = (play.seat - me) % 4
+        if isinstance(play, Played):
+            _set_cards(row, ROUND_CARDS + 37 * rel, play.mask)
+        else:
+            row[ROUND_DISCARDS + rel] += play.count
+    row[PHASE + _PHASE_INDEX[seen.phase]] = 1.0
+    for offset, seat in ((TO_ACT, seen.to_act), (DEALER, seen.dealer), (PRIVILEGED, seen.privileged),
+                         (LEADER, seen.leader)):
+        if seat is not None:
+            row[offset + (seat - me) % 4] = 1.0
+    for rel in range(4):
+        row[HAND_SIZES + rel] = seen.hand_sizes[(me + rel) % 4]
+        row[TRICKS + rel] = seen.tricks[(me + rel) % 4]
+    _set_cards(row, DEALT, seen.hand.mask | own)
+    for index, item in enumerate(seen.history):
+        verb, mask = (DISCARD, 0) if item.action is None else item.action
+        _slot(row, index, (item.seat - me) % 4, verb, mask, item.size)
+    return row
+
+
+class EncodedHand:
+    """A :class:`~reference_engine.Hand` played by action ids, with every seat's tensors kept up to date
+    from the events of each move (as that seat sees them), and a partial discard held above the engine.
+
+    ``apply_id`` takes one id for the seat to act; a pick that does not finish a discard changes only
+    this object (the engine sees the whole ``discard`` at the last pick) and returns no events.
+
+    What each seat has seen is kept as card masks and counts, updated from the events (a few integer
+    operations a move); a tensor is made when asked, as the bytes of its float32 values joined from
+    tables (one numpy call reads them), and kept until the next move. ``tests/rl/test_encoding.py`` checks every tensor against
+    :func:`encode_observation` of ``observation(seat)``.
+    """
+
+    __slots__ = (
+        "hand", "pending", "_hands", "_dealt", "_own", "_played", "_elders", "_dreamer_card", "_shown",
+        "_round_cards", "_round_discards", "_caller", "_privileged", "_leader", "_sizes", "_tricks",
+        "_history", "_cache", "_slots", "_legal",
+    )
+
+    def __init__(self, hand: Hand) -> None:
+        self.hand = hand
+        self.pending: PendingDiscard | None = None
+        views = [hand.observation(seat) for seat in range(4)]
+        public = views[(hand.dreamer + 1) % 4]  # a seat that sees the Dreamer's card only when all do
+        self._hands = [view.hand.mask for view in views]
+        self._own = [0, 0, 0, 0]
+        self._played = 0
+        self._caller: int | None = None
+        for event in public.events:
+            if isinstance(event, Played):
+                self._played |= event.mask
+            elif isinstance(event, Called):
+                self._caller = event.seat
+        for seat, view in enumerate(views):
+            for event in view.events:
+                if isinstance(event, Discarded) and event.seat == seat:
+                    self._own[seat] |= event.mask
+        self._dealt = [self._hands[s] | self._own[s] | _own_plays(public, s) for s in range(4)]
+        self._elders = public.elders.mask
+        card = views[hand.dreamer].dreamer_card
+        assert card is not None  # the Dreamer always sees its card (OBS-1)
+        self._dreamer_card = card
+        self._shown = public.dreamer_card is not None
+        self._round_cards = [0, 0, 0, 0]
+        self._round_discards = [0, 0, 0, 0]
+        for play in public.round:
+            if isinstance(play, Played):
+                self._round_cards[play.seat] |= play.mask
+            else:
+                self._round_discards[play.seat] += play.count
+        self._privileged, self._leader = public.privileged, public.leader
+        self._sizes, self._tricks = list(public.hand_sizes), list(public.tricks)
+        self._history: list[tuple[int, int, int, int]] = []
+        for index, item in enumerate(public.history):
+            own = views[item.seat].history[index].action  # a discard's cards, as their owner sees them
+            verb, mask = (DISCARD, 0) if own is None else own
+            self._history.append((item.seat, _VERB_INDEX[verb], mask, item.size))
+        self._cache: list[bytes | None] = [None, None, None, None]
+        """Each seat's observation tensor as the bytes of its float32 values, until the next move."""
+        self._slots: list[tuple[Tensor, int] | None] = [None, None, None, None]
+        self._legal: list[int] | None = None
+
+    def copy(self) -> EncodedHand:
+        """An independent copy (the engine's hand copied too), for search."""
+        o = object.__new__(EncodedHand)
+        o.hand = self.hand.copy()
+        o.pending = None if self.pending is None else PendingDiscard(
+            self.pending.allowed, self.pending.count, self.pending.picked)
+        o._hands, o._dealt, o._own = list(self._hands), self._dealt, list(self._own)
+        o._played, o._elders, o._dreamer_card, o._shown = self._played, self._elders, self._dreamer_card, self._shown
+        o._round_cards, o._round_discards = list(self._round_cards), list(self._round_discards)
+        o._caller, o._privileged, o._leader = self._caller, self._privileged, self._leader
+        o._sizes, o._tricks, o._history = list(self._sizes), list(self._tricks), list(self._history)
+        o._cache, o._slots, o._legal = list(self._cache), [None, None, None, None], self._legal
+        return o
+
+    @property
+    def to_act(self) -> int | None:
+        return self.hand.to_act
+
+    @property
+    def over(self) -> bool:
+        return self.hand.to_act is None
+
+    def legal_ids(self) -> list[int]:
+        """The legal ids of the seat to act, ascending (empty when the hand is over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = [] if self.hand.to_act is None else legal_ids_of(self.hand, self.pending)
+        return legal
+
+    def legal_mask(self) -> Mask:
+        """A 0/1 vector of ``NUM_ACTIONS`` int8: 1 for each legal id (a new array)."""
+        ids = tuple(self.legal_ids())
+        flags = _MASKS.get(ids)
+        if flags is None:
+            table = bytearray(NUM_ACTIONS)
+            for i in ids:
+                table[i] = 1
+            flags = bytes(table)
+            if len(_MASKS) >= 1 << 14:
+                _MASKS.clear()
+            _MASKS[ids] = flags
+        return np.frombuffer(bytearray(flags), dtype=np.int8)
+
+    # ------------------------------------------------------------ tensors
+
+    def observation_tensor(self, seat: int) -> Tensor:
+        """``seat``'s observation tensor (a new array, ``OBSERVATION_SIZE`` float32)."""
+        data = self._cache[seat]
+        if data is None:
+            data = self._cache[seat] = self._observation(seat)
+        return np.frombuffer(bytearray(data), dtype=np.float32)  # a copy of the bytes: the caller's own array
+
+    def _observation(self, seat: int) -> bytes:
+        """The tensor as the bytes of its float32 values (from tables: every value is a small count),
+        joined and read by numpy at once: a conversion of each value would cost more than the rest."""
+        hand = self.hand
+        pending = self.pending if hand.to_act == seat else None
+        rc, discards, sizes, tricks = self._round_cards, self._round_discards, self._sizes, self._tricks
+        dreamer = 1 << self._dreamer_card if self._shown or seat == hand.dreamer else 0
+        picked = left = 0
+        if pending is not None and pending.picked:
+            picked, left = pending.picked, pending.left
+        s1, s2, s3 = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
+        f, known = _FLOAT, _MASK_BYTES.get
+        parts = (  # mask_bytes(), its cache asked directly first (this runs at every step)
+            known(self._hands[seat]) or mask_bytes(self._hands[seat]), known(picked) or mask_bytes(picked),
+            known(self._played) or mask_bytes(self._played), known(self._own[seat]) or mask_bytes(self._own[seat]),
+            known(self._elders) or mask_bytes(self._elders), known(dreamer) or mask_bytes(dreamer),
+            known(rc[seat]) or mask_bytes(rc[seat]), known(rc[s1]) or mask_bytes(rc[s1]),
+            known(rc[s2]) or mask_bytes(rc[s2]), known(rc[s3]) or mask_bytes(rc[s3]),
+            f[discards[seat]], f[discards[s1]], f[discards[s2]], f[discards[s3]],
+            _PHASE_BYTES[hand.phase],
+            _one_hot(hand.to_act, seat), _one_hot(hand.dealer, seat), _one_hot(self._privileged, seat),
+            _one_hot(self._caller, seat), _one_hot(self._leader, seat),
+            f[sizes[seat]], f[sizes[s1]], f[sizes[s2]], f[sizes[s3]],
+            f[tricks[seat]], f[tricks[s1]], f[tricks[s2]], f[tricks[s3]], f[left],
+        )
+        return b"".join(parts)
+
+    def information_state_tensor(self, seat: int) -> Tensor:
+        """``seat``'s information-state tensor (a new array, ``INFORMATION_STATE_SIZE`` float32)."""
+        row = np.empty(INFORMATION_STATE_SIZE, dtype=np.float32)
+        cached = self._cache[seat]
+        if cached is None:
+            cached = self._cache[seat] = self._observation(seat)
+        row[:OBSERVATION_SIZE] = np.frombuffer(cached, dtype=np.float32)
+        row[DEALT:HISTORY] = np.frombuffer(mask_bytes(self._dealt[seat]), dtype=np.float32)
+        row[HISTORY:] = self._history_slots(seat)
+        return row
+
+    def _history_slots(self, seat: int) -> Tensor:
+        """``seat``'s history slots, written only for the actions made since it last asked."""
+        slots = self._slots[seat]
+        if slots is None:
+            table, done = np.zeros((MAX_HISTORY, SLOT), dtype=np.float32), 0
+        else:
+            table, done = slots
+        for index in range(done, len(self._history)):
+            who, verb, mask, size = self._history[index]
+            slot = table[index]
+            slot[(who - seat) & 3] = 1.0
+            slot[SLOT_VERB + verb] = 1.0
+            if mask and (verb != _DISCARD_VERB or who == seat):  # a discard's cards show to their owner only
+                slot[SLOT_CARDS + card_indices(mask)] = 1.0
+            slot[SLOT_COUNT] = size
+        self._slots[seat] = (table, len(self._history))
+        return table.reshape(MAX_HISTORY * SLOT)
+
+    # ------------------------------------------------------------ moves
+
+    def apply_id(self, action: int) -> tuple[Event, ...]:
+        """Make the move of id ``action`` for the seat to act; return the events the engine reported."""
+        seat = self.hand.to_act
+        if seat is None:
+            raise EncodingError(f"the hand is over: no seat may act (id {action})")
+        if check_id(action) not in self.legal_ids():
+            raise EncodingError(f"id {action} ({describe(action)}) is not legal for seat {seat} now; legal: "
+                                + ", ".join(describe(i) for i in self.legal_ids()))
+        self._legal = None
+        if action >= PICK_BASE:
+            return self._pick(seat, action - PICK_BASE)
+        engine_action = ID_ACTION[action]
+        assert engine_action is not None
+        return self._apply(seat, engine_action)
+
+    def _pick(self, seat: int, card: int) -> tuple[Event, ...]:
+        pending = self.pending
+        if pending is None:
+            option = self.hand.legal_actions().discard
+            assert option is not None  # a pick is legal only with a discard option
+            pending = self.pending = PendingDiscard(option.allowed, option.count)
+        pending.picked |= 1 << card
+        if pending.left:
+            self._cache[seat] = None  # only the picker's tensor shows its picks
+            return ()
+        picked = pending.picked
+        self.pending = None
+        return self._apply(seat, Action(DISCARD, picked))
+
+    def _apply(self, seat: int, action: Action) -> tuple[Event, ...]:
+        events = self.hand.apply(seat, action)
+        self.update(events)
+        return events
+
+    def update(self, events: Iterable[Event]) -> None:
+        """Bring every seat's view up to date with ``events`` (those a move just returned)."""
+        history = self._history
+        for event in events:
+            if isinstance(event, (Played, Discarded)):
+                self._played_or_discarded(event)
+            elif isinstance(event, RoundWon):
+                self._tricks[event.seat] += event.tricks
+                self._round_cards, self._round_discards, self._leader = [0, 0, 0, 0], [0, 0, 0, 0], None
+            elif isinstance(event, EldersPromoted):
+                self._elders |= event.mask
+            elif isinstance(event, HandEnded):
+                self._round_cards, self._round_discards = [0, 0, 0, 0], [0, 0, 0, 0]
+                self._shown = self._shown or event.result.winner is not None  # OBS-1: a won hand shows it
+            else:
+                if isinstance(event, Called):
+                    self._caller = event.seat
+                    if event.privileged:
+                        self._privileged = event.seat
+                action = event.action
+                if action is not None and event.seat is not None:
+                    history.append((event.seat, _VERB_INDEX[action[0]], 0, 0))
+        if len(history) > MAX_HISTORY:
+            raise EncodingError(f"a hand of more than {MAX_HISTORY} actions: the history slots are full")
+        hand = self.hand
+        if hand.phase != Phase.PLAYING:
+            self._leader = None
+        elif self._leader is None:
+            self._leader = hand.to_act  # a new round: its leader is the first to act
+        self._cache = [None, None, None, None]
+
+    def _played_or_discarded(self, event: Played | Discarded) -> None:
+        seat, mask = event.seat, event.mask
+        self._hands[seat] &= ~mask
+        if isinstance(event, Played):
+            size = mask.bit_count()
+            self._played |= mask
+            self._round_cards[seat] |= mask
+            self._history.append((seat, _PLAY_VERB, mask, size))
+        else:
+            size = event.count
+            self._own[seat] |= mask
+            self._round_discards[seat] += size
+            self._history.append((seat, _DISCARD_VERB, mask, size))
+        self._sizes[seat] -= size
+
+
+_FLOAT: Final = tuple(np.float32(n).tobytes() for n in range(256))
+"""``_FLOAT[n]``: the 4 bytes of float32 ``n`` (every value of a tensor is a count below 256)."""
+_BYTE_BITS: Final = tuple(b"".join(_FLOAT[(b >> i) & 1] for i in range(8)) for b in range(256))
+_MASK_BYTES: dict[int, bytes] = {}
+
+
+def mask_bytes(mask: int) -> bytes:
+    """A card mask as 37 float32 values (0 or 1, one a card in card order), as bytes (cached: masks recur)."""
+    found = _MASK_BYTES.get(mask)
+    if found is None:
+        bits = _BYTE_BITS
+        found = (bits[mask & 255] + bits[mask >> 8 & 255] + bits[mask >> 16 & 255] + bits[mask >> 24 & 255]
+                 + bits[mask >> 32 & 255][:20])
+        if len(_MASK_BYTES) >= 1 << 16:
+            _MASK_BYTES.clear()
+        _MASK_BYTES[mask] = found
+    return found
+
+
+_ONE_HOT: Final = tuple(b"".join(_FLOAT[int(i == rel)] for i in range(4)) for rel in range(4))
+_NOBODY: Final = _FLOAT[0] * 4
+_PHASE_BYTES: Final = {phase: b"".join(_FLOAT[int(i == j)] for j in range(len(PHASES)))
+                       for i, phase in enumerate(PHASES)}
+_MASKS: dict[tuple[int, ...], bytes] = {}
+
+
+def _one_hot(who: int | None, seat: int) -> bytes:
+    return _NOBODY if who is None else _ONE_HOT[(who - seat) & 3]
+
+
+def _own_plays(seen: Observation, seat: int) -> int:
+    mask = 0
+    for event in seen.events:
+        if isinstance(event, Played) and event.seat == seat:
+            mask |= event.mask
+    return mask
+
+
+_PLAY_VERB: Final = _VERB_INDEX["play"]

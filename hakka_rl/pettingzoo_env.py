@@ -1,0 +1,194 @@
+"""Hakka Cards as a PettingZoo AEC environment: one hand an episode, four agents (issue 18 §3).
+
+>>> from hakka_rl.pettingzoo_env import env
+>>> game = env()
+>>> game.reset(seed=42)
+>>> game.agent_selection, game.last()[0]["observation"].shape
+('seat_0', (408,))
+
+Agents ``seat_0`` .. ``seat_3`` are the four seats. The Dreamer (opposite the
+Dealer, DEAL-3) is an agent like the others, so that it is paid (SCORE-5), but
+it is never the agent selected to act: it is selected only at the end, like
+every agent, for PettingZoo's closing ``step(None)``.
+
+The action space of every agent is ``Discrete(248)`` (the ids of
+:mod:`hakka_rl.actions`); an observation is a dict, as in PettingZoo's
+classic games: ``"observation"`` (the observation tensor of
+:mod:`hakka_rl.encoding`, or the information-state tensor with
+``information_state=True``) and ``"action_mask"`` (int8, 1 for each legal id;
+all 0 for an agent not selected). ``observation_key="observations"`` renames
+the first key for RLlib's action-masking module, which reads that name
+(:mod:`hakka_rl.rllib_demo`). A discard is several steps of the same
+agent (one pick a step, :mod:`hakka_rl.actions`). The rewards are the score
+table's: 0 on every step but the last, where each seat gets its delta of the
+hand's result (SCORE-1..7; a void hand, CALL-6, pays 0).
+
+``reset(seed=n)`` makes the episodes that follow reproducible: the Dealer and
+the deal's seed (DEAL-5) are drawn from a ``random.Random(n)``. ``reset(options=
+{"dealer": d, "deal": {"seed": s}})`` (or ``{"hands": [...]}``) deals one
+given hand, and :attr:`raw_env.deal` says what was dealt.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, Final
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from reference_engine import DEFAULT_PROFILE, Hand, Profile
+from reference_engine.game import deal_hand
+
+from .actions import NUM_ACTIONS, EncodingError, describe
+from .encoding import INFORMATION_STATE_SIZE, OBSERVATION_SIZE, EncodedHand, Mask, Tensor
+
+AGENTS: Final = ("seat_0", "seat_1", "seat_2", "seat_3")
+_SEAT: Final = {agent: seat for seat, agent in enumerate(AGENTS)}
+TENSOR_HIGH: Final = 36.0
+"""The largest value of a tensor: counts (tricks won) stay within the 36 cards the active seats hold."""
+
+
+def env(*, checked: bool = False, **kwargs: Any) -> AECEnv[str, dict[str, Any], int]:
+    """The environment (``raw_env(**kwargs)``).
+
+    It makes the checks of PettingZoo's ``OrderEnforcingWrapper`` and
+    ``AssertOutOfBoundsWrapper`` itself (observing or stepping before
+    ``reset()``, an id outside 0-247 or not legal now: a clear error), so it is
+    not wrapped in them: those two wrappers halved its steps/s
+    (benchmarks/rl_steps.py). ``checked=True`` wraps it in them all the same.
+    """
+    made: AECEnv[str, dict[str, Any], int] = raw_env(**kwargs)
+    if checked:
+        made = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(made))
+    return made
+
+
+class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # PettingZoo's name; an untyped base
+    """One hand of Hakka Cards a episode; see the module's text."""
+
+    metadata: Final[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"], "name": "hakka_cards_v0", "is_parallelizable": False}
+
+    def __init__(self, profile: Profile = DEFAULT_PROFILE, information_state: bool = False,
+                 render_mode: str | None = None, observation_key: str = "observation") -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r}: one of {self.metadata['render_modes']}")
+        self.profile = profile
+        self.information_state = information_state
+        self.observation_key = observation_key
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        size = INFORMATION_STATE_SIZE if information_state else OBSERVATION_SIZE
+        self.observation_spaces = {agent: spaces.Dict({
+            observation_key: spaces.Box(0.0, TENSOR_HIGH, (size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+        }) for agent in AGENTS}
+        self.action_spaces: dict[str, spaces.Space[Any]] = {agent: spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
+        self._rng = random.Random()
+        self._no_mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self.deal: tuple[int, Mapping[str, object]] | None = None
+        """The last hand dealt: ``(dealer, deal)``, ``deal`` as :func:`reference_engine.game.deal_hand` takes it."""
+        self.encoded: EncodedHand | None = None
+        self.actions: list[tuple[str, int]] = []
+        """The episode so far: ``(agent, id)`` for every step made by a live agent."""
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------ the AEC API
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        dealer, deal = self._next_deal(options or {})
+        self.deal = (dealer, deal)
+        self.encoded = EncodedHand(deal_hand(dealer, deal, self.profile))
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
+        self.actions = []
+        to_act = self.encoded.to_act
+        assert to_act is not None  # a new hand starts with the Dealer's call (CALL-1)
+        self.agent_selection = AGENTS[to_act]
+
+    def _next_deal(self, options: Mapping[str, Any]) -> tuple[int, Mapping[str, object]]:
+        dealer = options.get("dealer")
+        deal = options.get("deal")
+        if dealer is None:
+            dealer = self._rng.randrange(4)
+        if deal is None:
+            deal = {"seed": self._rng.getrandbits(64)}
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < 4:
+            raise ValueError(f"reset(options={{'dealer': {dealer!r}}}): the Dealer is a seat 0-3 (DEAL-1)")
+        if not isinstance(deal, Mapping):
+            raise ValueError(f"reset(options={{'deal': {deal!r}}}): a deal is a dict with hands, deck or seed")
+        return dealer, deal
+
+    def observe(self, agent: str) -> dict[str, Tensor | Mask]:
+        encoded = self._hand()
+        seat = _SEAT[agent]
+        tensor = encoded.information_state_tensor(seat) if self.information_state else \
+            encoded.observation_tensor(seat)
+        mask = encoded.legal_mask() if encoded.to_act == seat else self._no_mask.copy()
+        return {self.observation_key: tensor, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        encoded = self._hand()
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise EncodingError(f"{agent} is to act and may not pass None; legal: "
+                                + ", ".join(describe(i) for i in encoded.legal_ids()))
+        action = int(action)
+        self._cumulative_rewards[agent] = 0
+        encoded.apply_id(action)  # refuses an illegal id, naming the seat and the legal ids
+        self.actions.append((agent, action))
+        to_act = encoded.to_act
+        if to_act is None:
+            result = encoded.hand.result
+            assert result is not None
+            for seat, delta in enumerate(result.deltas):
+                self.rewards[AGENTS[seat]] = delta
+            self.terminations = dict.fromkeys(AGENTS, True)
+            self._accumulate_rewards()
+            self.agent_selection = AGENTS[encoded.hand.dealer]
+        else:  # the rewards stay 0 until the hand ends (nothing to clear)
+            self.agent_selection = AGENTS[to_act]
+        if self.render_mode == "human":
+            self.render()
+
+    def _hand(self) -> EncodedHand:
+        if self.encoded is None:
+            raise EncodingError("reset() the environment before observing or stepping it")
+        return self.encoded
+
+    def render(self) -> str | None:
+        """The hand's position as text (``ansi``: returned; ``human``: printed)."""
+        if self.render_mode is None:
+            return None
+        encoded = self._hand()
+        hand: Hand = encoded.hand
+        lines = [hand.notation()]
+        if encoded.pending is not None and encoded.pending.picked:
+            lines.append(f"seat {hand.to_act} discarding: {encoded.pending}")
+        text = "\n".join(lines)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        self.encoded = None
