@@ -7,12 +7,13 @@ from collections import Counter
 from itertools import permutations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from reference_engine import Hand, SetupError
 from reference_engine.cards import Cards, parse_mask
-from reference_engine.sampling import Resampler, resample
+from reference_engine.sampling import NoConsistentDeal, Resampler, SeatView, resample
+from reference_engine.wire import observation_json
 
 
 def played_to(seed: int, dealer: int, moves: int, rng: random.Random) -> Hand:
@@ -56,9 +57,24 @@ def test_a_sample_looks_the_same_to_the_seat_and_plays_on_legally(seed, dealer, 
     assert ended.result is not None
 
 
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), dealer=st.integers(0, 3), moves=st.integers(0, 45), pick=st.integers(0, 3),
+       draw=st.integers(0, 2**32))
+def test_the_wire_view_alone_is_enough_and_gives_the_same_observation(seed, dealer, moves, pick, draw):
+    """A bot is given the wire form of its observation (actions, not events) and no hidden card."""
+    rng = random.Random(draw)
+    hand = played_to(seed, dealer, moves, rng)
+    sampler = Resampler(SeatView.from_json(observation_json(hand.observation(pick))), hand.profile, tries=3000)
+    try:
+        world = sampler.sample(rng)
+    except NoConsistentDeal:  # possible in principle: nothing to start a chain from; it must be rare
+        assume(False)
+    assert world.observation(pick) == hand.observation(pick)
+
+
 def test_the_sampler_reaches_different_deals():
     hand = played_to(11, 0, 4, random.Random(5))
-    sampler = Resampler(hand, 1)
+    sampler = Resampler.of_hand(hand, 1)
     rng = random.Random(8)
     deals = {sampler.sample(rng).dealt for _ in range(20)}
     assert len(deals) >= 15, "20 draws of 25 hidden cards repeat rarely"
@@ -79,7 +95,7 @@ def _must_beat_position() -> Hand:
 def test_a_discard_under_must_beat_tells_that_the_seat_could_not_beat():
     hand = _must_beat_position()
     beaters = parse_mask("Sup3 Sup4 Sup5 Sup6")  # the hidden cards that beat Sup2 (PAT-6, D7 same-suit)
-    sampler = Resampler(hand, 3)
+    sampler = Resampler.of_hand(hand, 3)
     rng = random.Random(1)
     # a plain shuffle of the hidden cards would often give seat 1 a beater ...
     naive = 0
@@ -113,8 +129,8 @@ def _late_position() -> tuple[Hand, int, set[tuple[int, ...]]]:
         while hand.result is None:
             seat = hand.to_act
             assert seat is not None
-            if hand.phase == "playing" and 3 <= len(Resampler(hand, seat).cards) <= 5:
-                histories = _consistent_histories(Resampler(hand, seat))
+            if hand.phase == "playing" and 3 <= len(Resampler.of_hand(hand, seat).cards) <= 5:
+                histories = _consistent_histories(Resampler.of_hand(hand, seat))
                 if 3 <= len(histories) <= 12:
                     return hand, seat, histories
             hand.apply(seat, rng.choice(list(hand.legal_actions())))
@@ -123,7 +139,7 @@ def _late_position() -> tuple[Hand, int, set[tuple[int, ...]]]:
 
 def test_every_consistent_history_is_drawn_about_equally_often():
     hand, seat, histories = _late_position()
-    sampler = Resampler(hand, seat)
+    sampler = Resampler.of_hand(hand, seat)
     rng = random.Random(2024)
     draws = 200 * len(histories)
     counts = Counter(tuple(sampler.masks(_hidden_cards(sampler, sampler.sample(rng)))) for _ in range(draws))
@@ -136,13 +152,13 @@ def test_every_consistent_history_is_drawn_about_equally_often():
 
 def _hidden_cards(sampler: Resampler, world: Hand) -> list[int]:
     """The cards of each hidden place of ``world``, place after place (the inverse of ``masks``)."""
-    truth = Resampler(world, sampler.seat)
+    truth = Resampler.of_hand(world, sampler.seat)
     return list(truth.cards)
 
 
 def test_the_markov_chain_takes_over_when_rejection_finds_nothing():
     hand = _must_beat_position()
-    sampler = Resampler(hand, 3, tries=0, steps=50)
+    sampler = Resampler.of_hand(hand, 3, tries=0, steps=50)
     world = sampler.sample(random.Random(4))
     assert sampler.fallbacks == 1
     assert world.observation(3) == hand.observation(3)
@@ -166,3 +182,23 @@ def test_the_dreamer_card_stays_known_to_the_dreamer_and_after_a_win():
 def test_a_bad_seat_is_refused_with_the_rule():
     with pytest.raises(SetupError, match=r"seat must be a seat 0-3, not 4 \[GAME-5\]"):
         resample(Hand.from_seed(0, 1), 4)
+
+
+def test_a_view_no_deal_fits_is_refused_with_the_seat_and_the_rule():
+    hand = _must_beat_position()
+    seen = observation_json(hand.observation(3))
+    # seat 3 claims to hold Sup2 too, which seat 0 played face up: one card too many is known
+    seen["hand"] = seen["hand"] + " Sup2"
+    with pytest.raises(NoConsistentDeal, match=r"seat 3's view places Sup2 with two seats \[OBS-1\]"):
+        Resampler(SeatView.from_json(seen))
+    seen = observation_json(hand.observation(3))
+    seen["hand"] = seen["hand"].replace("Sup1 ", "")  # seat 3 holds 11 cards: one card belongs nowhere
+    with pytest.raises(NoConsistentDeal, match=r"seat 3's view leaves 25 cards hidden \(Sup1 .* for 24 hidden places"):
+        Resampler(SeatView.from_json(seen))
+    # a history no deal explains: seat 0 leads Sin2, so holds nothing above Sin (PAT-5), but seat 3 holds
+    # every other Sin: seat 0's 11 other cards cannot exist
+    seen = observation_json(hand.observation(3))
+    seen["history"][1] = {"seat": 0, "action": "play Sin2"}
+    sampler = Resampler(SeatView.from_json(seen), tries=50)
+    with pytest.raises(NoConsistentDeal, match=r"seat 3: no deal consistent with seat 3's view in 50 tries"):
+        sampler.sample(random.Random(0))
