@@ -132,8 +132,9 @@ class SearchBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel has no ty
             return [(legal[0], 1.0)]
         self._root_node = self.create_new_node(state)
         self.simulations = 0
-        while self.simulations < self._max_simulations and (
-                self.simulations == 0 or time.perf_counter() < deadline):
+        # two simulations at least: the first only expands the root (OpenSpiel's ISMCTS needs a visit of it)
+        while self.simulations < max(2, self._max_simulations) and (
+                self.simulations < 2 or time.perf_counter() < deadline):
             self.run_simulation(self.sample_root_state(state))
             self.simulations += 1
         return list(self.get_final_policy(state, self._root_node))
@@ -154,10 +155,13 @@ class TableBot:
 
     name = "IS-MCTS bot"
 
-    def __init__(self, profile: Profile, fallback: Fallback, *, budget: float = DEFAULT_BUDGET) -> None:
+    def __init__(self, profile: Profile, fallback: Fallback, *, budget: float = DEFAULT_BUDGET,
+                 simulations: int = 100_000) -> None:
         self.profile = profile
         self.fallback = fallback
         self.budget = budget
+        self.simulations = simulations
+        """The most simulations a decision (the budget usually stops the search first)."""
         self.options = options_text(profile)
         self._games: dict[int, Any] = {}
 
@@ -182,7 +186,8 @@ class TableBot:
         # a discard is several picks: the first decision has half of it, the other picks share the rest
         budget = max(0.0, self.budget - (time.perf_counter() - started) - OVERRUN)
         first_budget = budget if option is None or option.count == 1 else budget / 2
-        bot = SearchBot(state.get_game(), budget=first_budget, seed=rng.randrange(2**32))
+        bot = SearchBot(state.get_game(), budget=first_budget, max_simulations=self.simulations,
+                        seed=rng.randrange(2**32))
         first = int(bot.step(state))
         if not is_pick(first):
             return action_of(first)

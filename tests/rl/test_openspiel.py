@@ -35,7 +35,7 @@ def random_episode(g, seed: int, until: int | None = None, *, call: bool = False
     ``call``: the first seat that may call does (so that the hand is played, not void)."""
     rng = np.random.RandomState(seed)
     state = g.new_initial_state()
-    moves = []
+    moves: list[tuple[int, int]] = []
     while not state.is_terminal() and (until is None or len(moves) < until):
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes(), strict=True)
