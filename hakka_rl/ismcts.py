@@ -49,7 +49,11 @@ DEFAULT_BUDGET: Final = 0.25
 """Seconds of search a move (issue 18: at most 0.25 s)."""
 DEFAULT_WORLDS: Final = 32
 """Determinizations drawn a search (OpenSpiel's ``max_world_samples``); later simulations reuse them."""
-OVERRUN: Final = 0.03
+SEARCH_TRIES: Final = 40
+SEARCH_STEPS: Final = 40
+"""A search's sampler: few rejection tries, then a short chain from the root state (consistent by
+construction), so that one draw never takes much of a move's budget (the deadline is checked between draws)."""
+OVERRUN: Final = 0.05
 """Seconds kept back from a table move's budget: a search stops after the simulation that crosses its deadline."""
 DEFAULT_UCT_C: Final = 4.0
 """UCT's exploration constant, in points of the score table (a hand's deltas are mostly within ±8)."""
@@ -120,7 +124,7 @@ class SearchBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel has no ty
         key = state.information_state_string(player)
         if self._sampler is None or self._sampler[0] != key:
             assert state.hand is not None
-            self._sampler = (key, Resampler.of_hand(state.hand, player))
+            self._sampler = (key, Resampler.of_hand(state.hand, player, tries=SEARCH_TRIES, steps=SEARCH_STEPS))
         return state.resampled(self._sampler[1], self.rng)
 
     def run_search(self, state: HakkaCardsState) -> list[tuple[int, float]]:

@@ -191,6 +191,8 @@ class _Core:
         return core
 
     def legal_ids(self) -> list[int]:
+        if self.encoded is not None:
+            return self.encoded.legal_ids()  # its cache, which its apply_id checks against too
         legal = self.legal
         if legal is None:
             hand = self.hand
@@ -270,8 +272,9 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
         return list(self._core.legal_ids())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        left = [card for card in range(DECK_SIZE) if not self._core.dealt >> card & 1]
-        return [(card, 1.0 / len(left)) for card in left]
+        dealt = self._core.dealt
+        chance = 1.0 / (DECK_SIZE - dealt.bit_count())
+        return [(card, chance) for card in range(DECK_SIZE) if not dealt >> card & 1]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
@@ -414,13 +417,14 @@ class HakkaObserver:
         self.dict = {"info_state" if perfect_recall else "observation": self.tensor}
 
     def set_from(self, state: HakkaCardsState, player: int) -> None:
-        if state.hand is None:  # still dealing: the seat's own cards so far
-            self.tensor.fill(0.0)
-            for card in range(DECK_SIZE):
-                if state.dealt_to(player) >> card & 1:
-                    self.tensor[HAND + card] = 1.0
-                    if self.perfect_recall:
-                        self.tensor[DEALT + card] = 1.0
+        if state.hand is None:  # still dealing: the seat's own cards so far (pyspiel also asks this of a new
+            self.tensor.fill(0.0)  # initial state at every tensor it writes, so it must be cheap)
+            if state.deck:
+                dealt = state.dealt_to(player)
+                cards = [c for c in range(DECK_SIZE) if dealt >> c & 1]
+                self.tensor[[HAND + c for c in cards]] = 1.0
+                if self.perfect_recall:
+                    self.tensor[[DEALT + c for c in cards]] = 1.0
             return
         self.tensor[:] = state.tensor(player, self.perfect_recall)
 
