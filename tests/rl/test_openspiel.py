@@ -223,3 +223,12 @@ def test_a_recorded_episode_replays_through_the_conformance_runner_with_the_same
     finally:
         engine.close()
     assert scored >= 2, "hands won by a claim, not only hands that score nothing"
+
+
+@pytest.mark.parametrize("name", ["hakka_rl.openspiel_game", "hakka_rl.ismcts"])
+def test_module_doctests(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted and not result.failed
