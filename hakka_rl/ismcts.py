@@ -49,11 +49,11 @@ DEFAULT_BUDGET: Final = 0.25
 """Seconds of search a move (issue 18: at most 0.25 s)."""
 DEFAULT_WORLDS: Final = 32
 """Determinizations drawn a search (OpenSpiel's ``max_world_samples``); later simulations reuse them."""
-SEARCH_TRIES: Final = 40
-SEARCH_STEPS: Final = 40
+SEARCH_TRIES: Final = 12
+SEARCH_STEPS: Final = 12
 """A search's sampler: few rejection tries, then a short chain from the root state (consistent by
 construction), so that one draw never takes much of a move's budget (the deadline is checked between draws)."""
-OVERRUN: Final = 0.05
+OVERRUN: Final = 0.06
 """Seconds kept back from a table move's budget: a search stops after the simulation that crosses its deadline."""
 DEFAULT_UCT_C: Final = 4.0
 """UCT's exploration constant, in points of the score table (a hand's deltas are mostly within ±8)."""
@@ -136,11 +136,16 @@ class SearchBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel has no ty
             return [(legal[0], 1.0)]
         self._root_node = self.create_new_node(state)
         self.simulations = 0
-        # two simulations at least: the first only expands the root (OpenSpiel's ISMCTS needs a visit of it)
+        # two simulations at least: the first only expands the root (OpenSpiel's ISMCTS needs a visit of it);
+        # then another only if it is likely to end by the deadline (as long as the slowest one so far)
+        slowest = 0.0
+        now = time.perf_counter()
         while self.simulations < max(2, self._max_simulations) and (
-                self.simulations < 2 or time.perf_counter() < deadline):
+                self.simulations < 2 or now + slowest < deadline):
             self.run_simulation(self.sample_root_state(state))
             self.simulations += 1
+            before, now = now, time.perf_counter()
+            slowest = max(slowest, now - before)
         return list(self.get_final_policy(state, self._root_node))
 
 
