@@ -52,12 +52,16 @@ def view(hand: Hand, seat: int) -> dict[str, Any]:
     return obs
 
 
+GUIDED = [True]
+"""Playouts by the rule-aware bot (--playouts rule, the default) or at random (--playouts random)."""
+
+
 def play(seed: int, dealer: int, search_seat: int | None, budget: float, times: list[float]) -> tuple[int, int | None]:
     """The delta of ``search_seat`` (or of a rule-aware bot there if None) and the hand's winner."""
     hand = Hand.from_seed(dealer, seed)
     rng = Random(seed)
     rule = RuleBot()
-    search = TableBot(DEFAULT_PROFILE, RuleBot(), budget=budget)
+    search = TableBot(DEFAULT_PROFILE, RuleBot(), budget=budget, guided=GUIDED[0])
     for _ in range(500):
         seat = hand.to_act
         if seat is None:
@@ -120,7 +124,11 @@ def main() -> int:
     p.add_argument("--larger-budget", type=float, default=1.0, help="a larger budget to compare (0: skip)")
     p.add_argument("--larger-hands", type=int, default=60)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--playouts", choices=("rule", "random"), default="rule",
+                   help="the search's playouts: by the rule-aware bot (default) or at random")
     args = p.parse_args()
+    GUIDED[0] = args.playouts == "rule"
+    print(f"playouts: {args.playouts}", flush=True)
     started = time.perf_counter()
     print(report(match(args.hands, args.budget, args.seed)), flush=True)
     if args.larger_budget > 0 and args.larger_hands > 0:

@@ -5,13 +5,15 @@
 states) given a time budget a move (:data:`DEFAULT_BUDGET`, 0.25 s) instead
 of a count of simulations. Each simulation starts from a determinization that
 :class:`reference_engine.sampling.Resampler` draws (one sampler a search, so
-the hidden places are worked out once) and is scored by a random playout on
-the engine (:class:`RandomPlayout`: no tensors, no pyspiel calls).
+the hidden places are worked out once) and is scored by a playout on the
+engine (:class:`RandomPlayout`: no tensors, no pyspiel calls), at random or
+by a given policy.
 
 :class:`TableBot` is the same search behind the browser table's bot interface
 (``choose(observation, legal, rng)``, conformance/play/bots.py): it is given
 the wire form of its seat's observation and nothing else, draws a first state
-consistent with it, and searches from there.
+consistent with it, and searches from there; its playouts are played by the
+rule-aware bot, each seat choosing from its own view of the drawn state.
 
 >>> import pyspiel, random
 >>> from hakka_rl.openspiel_game import GAME_NAME
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final, Protocol
 
 import numpy as np
@@ -39,6 +41,7 @@ from open_spiel.python.algorithms import ismcts
 from reference_engine import Action, Hand, LegalActions, Profile
 from reference_engine.actions import DISCARD
 from reference_engine.sampling import NoConsistentDeal, Resampler, SeatView
+from reference_engine.wire import observation_json
 
 from .actions import action_of, is_pick, pick_card
 from .openspiel_game import GAME_NAME, HakkaCardsState, options_text, state_of_hand
@@ -59,16 +62,22 @@ DEFAULT_UCT_C: Final = 4.0
 """UCT's exploration constant, in points of the score table (a hand's deltas are mostly within ±8)."""
 
 
-class RandomPlayout:
-    """OpenSpiel's evaluator interface: a state's value is the score deltas of one random playout.
+Policy = Callable[[Hand, int, random.Random], Action]
+"""A playout policy: the action of ``seat`` in ``hand`` (which it must read only as that seat may see it)."""
 
-    The playout is played on a copy of the engine's hand: each legal action
-    equally likely, a discard counting as one action with its cards drawn at
-    random (a partial discard is finished at random first). The prior is uniform.
+
+class RandomPlayout:
+    """OpenSpiel's evaluator interface: a state's value is the score deltas of one playout.
+
+    The playout is played on a copy of the engine's hand, by ``policy`` if
+    given, else at random: each legal action equally likely, a discard
+    counting as one action with its cards drawn at random (a partial discard
+    is finished at random first). The prior is uniform.
     """
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, policy: Policy | None = None) -> None:
         self.rng = rng
+        self.policy = policy
 
     def evaluate(self, state: HakkaCardsState) -> npt.NDArray[np.float64]:
         hand = state.hand
@@ -80,10 +89,11 @@ class RandomPlayout:
             pool = [c for c in range(37) if pending.allowed >> c & 1 and c > pending.picked.bit_length() - 1]
             picked = pending.picked | sum(1 << c for c in rng.sample(pool, pending.left))
             hand.apply(hand.to_act, Action(DISCARD, picked))
+        policy = self.policy
         while hand.result is None:
             seat = hand.to_act
             assert seat is not None
-            hand.apply(seat, random_action(hand.legal_actions(), rng))
+            hand.apply(seat, random_action(hand.legal_actions(), rng) if policy is None else policy(hand, seat, rng))
         return np.array(hand.result.deltas, dtype=np.float64)
 
     def prior(self, state: HakkaCardsState) -> list[tuple[int, float]]:
@@ -109,9 +119,10 @@ class SearchBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel has no ty
     def __init__(
         self, game: Any, *, budget: float = DEFAULT_BUDGET, max_simulations: int = 100_000,
         worlds: int = DEFAULT_WORLDS, uct_c: float = DEFAULT_UCT_C, seed: int | None = None,
+        playout: Policy | None = None,
     ) -> None:
         self.rng = random.Random(seed)
-        super().__init__(game, RandomPlayout(self.rng), uct_c, max_simulations, max_world_samples=worlds,
+        super().__init__(game, RandomPlayout(self.rng, playout), uct_c, max_simulations, max_world_samples=worlds,
                          random_state=np.random.RandomState(self.rng.randrange(2**32)),
                          final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
         self.budget = budget
@@ -153,6 +164,15 @@ class Fallback(Protocol):
     def choose(self, observation: Mapping[str, Any], legal: LegalActions, rng: random.Random) -> Action: ...
 
 
+def table_view(hand: Hand, seat: int) -> dict[str, Any]:
+    """What the table gives a bot at ``seat``: the wire form of its observation, with the round in play
+    (conformance/play/table.py adds ``round``; the rule-aware bot reads whether it is empty)."""
+    seen = hand.observation(seat)
+    view = observation_json(seen)
+    view["round"] = [str(play) for play in seen.round]
+    return view
+
+
 class TableBot:
     """The browser table's IS-MCTS bot: :class:`SearchBot` from the seat's own view (see the module's text).
 
@@ -165,14 +185,19 @@ class TableBot:
     name = "IS-MCTS bot"
 
     def __init__(self, profile: Profile, fallback: Fallback, *, budget: float = DEFAULT_BUDGET,
-                 simulations: int = 100_000) -> None:
+                 simulations: int = 100_000, guided: bool = True) -> None:
         self.profile = profile
         self.fallback = fallback
         self.budget = budget
         self.simulations = simulations
         """The most simulations a decision (the budget usually stops the search first)."""
+        self.guided = guided
+        """Play the search's playouts with ``fallback``'s choices (each seat from its own view) instead of at random."""
         self.options = options_text(profile)
         self._games: dict[int, Any] = {}
+
+    def _playout(self, hand: Hand, seat: int, rng: random.Random) -> Action:
+        return self.fallback.choose(table_view(hand, seat), hand.legal_actions(), rng)
 
     def _game(self, dealer: int) -> Any:
         game = self._games.get(dealer)
@@ -196,7 +221,7 @@ class TableBot:
         budget = max(0.0, self.budget - (time.perf_counter() - started) - OVERRUN)
         first_budget = budget if option is None or option.count == 1 else budget / 2
         bot = SearchBot(state.get_game(), budget=first_budget, max_simulations=self.simulations,
-                        seed=rng.randrange(2**32))
+                        seed=rng.randrange(2**32), playout=self._playout if self.guided else None)
         first = int(bot.step(state))
         if not is_pick(first):
             return action_of(first)
