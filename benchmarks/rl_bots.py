@@ -14,14 +14,21 @@ their seat's observation. Also printed: the seconds a move of the search
 larger budget over fewer hands. Not part of CI: at 0.25 s a move, 200 hands
 and 60 at 1 s take about five minutes.
 
-A run on 2026-12-01 (2 cores shared with other jobs, seed 1)::
+A run on 2026-12-01 (2 cores shared with other jobs, seed 1, random playouts)::
 
     budget 0.25 s, 200 hands: margin +1.865 points a hand (95% CI -0.649 .. +4.379); the seat wins 23.0% of
       hands (rule-aware bot there: 25.5%); 731 searched moves, 0.147 s a move (max 0.289)
     budget 1.00 s, 60 hands: margin +0.517 points a hand (95% CI -0.170 .. +1.204); the seat wins 28.3% of
       hands (rule-aware bot there: 26.7%); 234 searched moves, 0.734 s a move (max 1.050)
 
-Neither interval excludes 0: at these budgets the search is not shown to beat the
+With ``--playouts rule`` (the rule-aware bot plays the playouts), the same day, under heavier load::
+
+    budget 0.25 s, 200 hands: margin +0.165 points a hand (95% CI -0.429 .. +0.759); the seat wins 14.0% of
+      hands (rule-aware bot there: 25.5%); 677 searched moves, 0.136 s a move (max 0.484)
+    budget 1.00 s, 60 hands: margin +0.533 points a hand (95% CI -0.177 .. +1.244); the seat wins 20.0% of
+      hands (rule-aware bot there: 26.7%); 199 searched moves, 0.757 s a move (max 1.213)
+
+No interval excludes 0: at these budgets the search is not shown to beat the
 rule-aware bot, nor a 4x budget to buy more. A move overran its budget when the
 machine's other jobs took the cores (the search checks the clock between simulations).
 """
@@ -52,8 +59,8 @@ def view(hand: Hand, seat: int) -> dict[str, Any]:
     return obs
 
 
-GUIDED = [True]
-"""Playouts by the rule-aware bot (--playouts rule, the default) or at random (--playouts random)."""
+GUIDED = [False]
+"""Playouts at random (--playouts random, the default) or by the rule-aware bot (--playouts rule)."""
 
 
 def play(seed: int, dealer: int, search_seat: int | None, budget: float, times: list[float]) -> tuple[int, int | None]:
@@ -124,8 +131,8 @@ def main() -> int:
     p.add_argument("--larger-budget", type=float, default=1.0, help="a larger budget to compare (0: skip)")
     p.add_argument("--larger-hands", type=int, default=60)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--playouts", choices=("rule", "random"), default="rule",
-                   help="the search's playouts: by the rule-aware bot (default) or at random")
+    p.add_argument("--playouts", choices=("random", "rule"), default="random",
+                   help="the search's playouts: at random (default) or by the rule-aware bot")
     args = p.parse_args()
     GUIDED[0] = args.playouts == "rule"
     print(f"playouts: {args.playouts}", flush=True)

@@ -12,8 +12,8 @@ by a given policy.
 :class:`TableBot` is the same search behind the browser table's bot interface
 (``choose(observation, legal, rng)``, conformance/play/bots.py): it is given
 the wire form of its seat's observation and nothing else, draws a first state
-consistent with it, and searches from there; its playouts are played by the
-rule-aware bot, each seat choosing from its own view of the drawn state.
+consistent with it, and searches from there (its playouts at random, or with
+``guided=True`` by its fallback bot, each seat choosing from its own view).
 
 >>> import pyspiel, random
 >>> from hakka_rl.openspiel_game import GAME_NAME
@@ -185,14 +185,15 @@ class TableBot:
     name = "IS-MCTS bot"
 
     def __init__(self, profile: Profile, fallback: Fallback, *, budget: float = DEFAULT_BUDGET,
-                 simulations: int = 100_000, guided: bool = True) -> None:
+                 simulations: int = 100_000, guided: bool = False) -> None:
         self.profile = profile
         self.fallback = fallback
         self.budget = budget
         self.simulations = simulations
         """The most simulations a decision (the budget usually stops the search first)."""
         self.guided = guided
-        """Play the search's playouts with ``fallback``'s choices (each seat from its own view) instead of at random."""
+        """Play the search's playouts with ``fallback``'s choices (each seat from its own view) instead of at random
+        (off by default: in benchmarks/rl_bots.py it made each simulation dearer and the bot no stronger)."""
         self.options = options_text(profile)
         self._games: dict[int, Any] = {}
 
