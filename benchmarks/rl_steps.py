@@ -129,10 +129,52 @@ def pettingzoo_raw_line(hands: int, seed: int) -> Line:
     return _pettingzoo(hands, seed, wrapped=False)
 
 
+def _openspiel(hands: int, seed: int, as_list: bool) -> Line:
+    """hakka_rl.openspiel_game through pyspiel: the 37 chance nodes of the deal, then observe, pick, step.
+    ``as_list``: observe by ``state.observation_tensor()`` (a Python list of 408 floats), else by OpenSpiel's
+    Python observation API (``make_observation``: the observer's numpy tensor, filled in place)."""
+    import pyspiel
+    from open_spiel.python.observation import make_observation
+
+    import hakka_rl.openspiel_game  # noqa: F401  (registers python_hakka_cards)
+
+    games = [pyspiel.load_game("python_hakka_cards", {"dealer": dealer}) for dealer in range(4)]
+    observers = [make_observation(game) for game in games]
+    rng = random.Random(seed)
+    steps = 0
+    start = time.process_time()
+    for i in range(hands):
+        state = games[i % 4].new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            if as_list:
+                state.observation_tensor(state.current_player())
+            else:
+                observers[i % 4].set_from(state, state.current_player())
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            steps += 1
+    cpu = time.process_time() - start
+    return Line("OpenSpiel " + ("observation_tensor()" if as_list else "make_observation"), steps, -1, cpu)
+
+
+def openspiel_line(hands: int, seed: int) -> Line:
+    return _openspiel(hands, seed, as_list=False)
+
+
+def openspiel_list_line(hands: int, seed: int) -> Line:
+    return _openspiel(hands, seed, as_list=True)
+
+
 register("engine", engine_line)
 register("encoding", encoded_line)
 register("pettingzoo", pettingzoo_raw_line)
 register("pettingzoo-checked", pettingzoo_line)
+register("openspiel", openspiel_line)
+register("openspiel-list", openspiel_list_line)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -23,12 +23,14 @@ from .perft import perft, perft_counts
 from .profile import DECISIONS, DEFAULT_PROFILE, Profile
 from .rounds import Round
 from .rules import DEFAULT_RULES, Rules, beats, classify
+from .sampling import NoConsistentDeal, Resampler, SeatView, resample
 from .scoring import SCORE_TABLE, HandResult, table_value
 
 __all__ = [
     "Action", "Card", "Cards", "DECISIONS", "DEFAULT_PROFILE", "DEFAULT_RULES", "DiscardOption", "Event", "Game",
     "Hand", "HandResult", "HakkaError", "IllegalActionError", "Kind", "LegalActions",
-    "MalformedError", "Observation", "Phase", "Profile", "Round", "Rules", "SCORE_TABLE", "SetupError", "beats",
-    "classify", "deal_sequence", "event_outcomes", "parse_event", "perft", "perft_counts", "seeded_deck",
+    "MalformedError", "NoConsistentDeal", "Observation", "Phase", "Profile", "Resampler", "Round", "Rules",
+    "SCORE_TABLE", "SeatView", "SetupError", "beats",
+    "classify", "deal_sequence", "event_outcomes", "parse_event", "perft", "perft_counts", "resample", "seeded_deck",
     "table_value",
 ]

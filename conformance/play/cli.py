@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from reference_engine import Profile, SetupError
 
+from .bots import BOTS
 from .doors import LOOPBACK, Limits
 from .replay import ReplayError, load_replay
 from .table import Table
@@ -30,7 +31,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
     p.add_argument("--humans", "--seats", dest="humans", type=int, default=1, metavar="N",
                    help="people at the table, 1-4 (seats 0..N-1); bots take the other seats (default 1)")
-    p.add_argument("--bot", choices=("rule", "random"), default="rule", help="which bots fill the seats (default rule)")
+    p.add_argument("--bot", choices=tuple(BOTS), default="rule",
+                   help="which bots fill the seats (default rule; ismcts when OpenSpiel is installed)")
     p.add_argument("--option", action="append", default=[], metavar="Dn=OPTION",
                    help="a decision option of spec/decisions.yaml, e.g. D7=any-suit (repeatable)")
     p.add_argument("--seed", type=int, help="make the deals repeatable")

@@ -104,7 +104,7 @@ class Table:
         self.game = Game(first_dealer, deals, self.profile)
         chosen = bots or {}
         self.seats = [
-            Seat(i, secrets.token_hex(24), None if i in humans else chosen.get(i) or BOTS[bot]())
+            Seat(i, secrets.token_hex(24), None if i in humans else chosen.get(i) or BOTS[bot](self.profile))
             for i in range(4)
         ]
         for seat in self.seats:

@@ -1,0 +1,238 @@
+"""An IS-MCTS player for Hakka Cards through OpenSpiel (issue 18 §4).
+
+:class:`SearchBot` is OpenSpiel's own information-set Monte Carlo tree search
+(``open_spiel.python.algorithms.ismcts.ISMCTSBot``, UCT over information
+states) given a time budget a move (:data:`DEFAULT_BUDGET`, 0.25 s) instead
+of a count of simulations. Each simulation starts from a determinization that
+:class:`reference_engine.sampling.Resampler` draws (one sampler a search, so
+the hidden places are worked out once) and is scored by a playout on the
+engine (:class:`RandomPlayout`: no tensors, no pyspiel calls), at random or
+by a given policy.
+
+:class:`TableBot` is the same search behind the browser table's bot interface
+(``choose(observation, legal, rng)``, conformance/play/bots.py): it is given
+the wire form of its seat's observation and nothing else, draws a first state
+consistent with it, and searches from there (its playouts at random, or with
+``guided=True`` by its fallback bot, each seat choosing from its own view).
+
+>>> import pyspiel, random
+>>> from hakka_rl.openspiel_game import GAME_NAME
+>>> game = pyspiel.load_game(GAME_NAME)
+>>> state = game.new_initial_state()
+>>> while state.is_chance_node():
+...     state.apply_action(state.chance_outcomes()[0][0])
+>>> bot = SearchBot(game, budget=0.05, seed=1)
+>>> bot.step(state) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, Final, Protocol
+
+import numpy as np
+import numpy.typing as npt
+import pyspiel
+from open_spiel.python.algorithms import ismcts
+
+from reference_engine import Action, Hand, LegalActions, Profile
+from reference_engine.actions import DISCARD
+from reference_engine.sampling import NoConsistentDeal, Resampler, SeatView
+from reference_engine.wire import observation_json
+
+from .actions import action_of, is_pick, pick_card
+from .openspiel_game import GAME_NAME, HakkaCardsState, options_text, state_of_hand
+
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_WORLDS", "RandomPlayout", "SearchBot", "TableBot"]
+
+DEFAULT_BUDGET: Final = 0.25
+"""Seconds of search a move (issue 18: at most 0.25 s)."""
+DEFAULT_WORLDS: Final = 32
+"""Determinizations drawn a search (OpenSpiel's ``max_world_samples``); later simulations reuse them."""
+SEARCH_TRIES: Final = 12
+SEARCH_STEPS: Final = 12
+"""A search's sampler: few rejection tries, then a short chain from the root state (consistent by
+construction), so that one draw never takes much of a move's budget (the deadline is checked between draws)."""
+OVERRUN: Final = 0.06
+"""Seconds kept back from a table move's budget: a search stops after the simulation that crosses its deadline."""
+DEFAULT_UCT_C: Final = 4.0
+"""UCT's exploration constant, in points of the score table (a hand's deltas are mostly within ±8)."""
+
+
+Policy = Callable[[Hand, int, random.Random], Action]
+"""A playout policy: the action of ``seat`` in ``hand`` (which it must read only as that seat may see it)."""
+
+
+class RandomPlayout:
+    """OpenSpiel's evaluator interface: a state's value is the score deltas of one playout.
+
+    The playout is played on a copy of the engine's hand, by ``policy`` if
+    given, else at random: each legal action equally likely, a discard
+    counting as one action with its cards drawn at random (a partial discard
+    is finished at random first). The prior is uniform.
+    """
+
+    def __init__(self, rng: random.Random, policy: Policy | None = None) -> None:
+        self.rng = rng
+        self.policy = policy
+
+    def evaluate(self, state: HakkaCardsState) -> npt.NDArray[np.float64]:
+        hand = state.hand
+        assert hand is not None, "no playout from a chance node of the deal"
+        hand = hand.copy()
+        rng = self.rng
+        pending = state.pending
+        if pending is not None and pending.picked and hand.to_act is not None:
+            pool = [c for c in range(37) if pending.allowed >> c & 1 and c > pending.picked.bit_length() - 1]
+            picked = pending.picked | sum(1 << c for c in rng.sample(pool, pending.left))
+            hand.apply(hand.to_act, Action(DISCARD, picked))
+        policy = self.policy
+        while hand.result is None:
+            seat = hand.to_act
+            assert seat is not None
+            hand.apply(seat, random_action(hand.legal_actions(), rng) if policy is None else policy(hand, seat, rng))
+        return np.array(hand.result.deltas, dtype=np.float64)
+
+    def prior(self, state: HakkaCardsState) -> list[tuple[int, float]]:
+        legal = state.legal_actions()
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
+def random_action(legal: LegalActions, rng: random.Random) -> Action:
+    """One of ``legal``, each action and the discard option equally likely (the discard's cards at random)."""
+    count = len(legal.actions) + (legal.discard is not None)
+    pick = rng.randrange(count)
+    if pick < len(legal.actions):
+        return legal.actions[pick]
+    option = legal.discard
+    assert option is not None
+    cards = [c for c in range(37) if option.allowed >> c & 1]
+    return Action(DISCARD, sum(1 << c for c in rng.sample(cards, option.count)))
+
+
+class SearchBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel has no type stubs
+    """OpenSpiel's IS-MCTS, stopped by a time budget (and ``max_simulations``), on :class:`RandomPlayout`."""
+
+    def __init__(
+        self, game: Any, *, budget: float = DEFAULT_BUDGET, max_simulations: int = 100_000,
+        worlds: int = DEFAULT_WORLDS, uct_c: float = DEFAULT_UCT_C, seed: int | None = None,
+        playout: Policy | None = None,
+    ) -> None:
+        self.rng = random.Random(seed)
+        super().__init__(game, RandomPlayout(self.rng, playout), uct_c, max_simulations, max_world_samples=worlds,
+                         random_state=np.random.RandomState(self.rng.randrange(2**32)),
+                         final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+        self.budget = budget
+        self.simulations = 0
+        """Simulations made by the last search."""
+        self._sampler: tuple[str, Resampler] | None = None
+        self.set_resampler(self._resample)
+
+    def _resample(self, state: HakkaCardsState, player: int) -> HakkaCardsState:
+        key = state.information_state_string(player)
+        if self._sampler is None or self._sampler[0] != key:
+            assert state.hand is not None
+            self._sampler = (key, Resampler.of_hand(state.hand, player, tries=SEARCH_TRIES, steps=SEARCH_STEPS))
+        return state.resampled(self._sampler[1], self.rng)
+
+    def run_search(self, state: HakkaCardsState) -> list[tuple[int, float]]:
+        """OpenSpiel's ``ISMCTSBot.run_search``, its loop bounded by the clock as well."""
+        deadline = time.perf_counter() + self.budget
+        self.reset()
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return [(legal[0], 1.0)]
+        self._root_node = self.create_new_node(state)
+        self.simulations = 0
+        # two simulations at least: the first only expands the root (OpenSpiel's ISMCTS needs a visit of it);
+        # then another only if it is likely to end by the deadline (as long as the slowest one so far)
+        slowest = 0.0
+        now = time.perf_counter()
+        while self.simulations < max(2, self._max_simulations) and (
+                self.simulations < 2 or now + slowest < deadline):
+            self.run_simulation(self.sample_root_state(state))
+            self.simulations += 1
+            before, now = now, time.perf_counter()
+            slowest = max(slowest, now - before)
+        return list(self.get_final_policy(state, self._root_node))
+
+
+class Fallback(Protocol):
+    def choose(self, observation: Mapping[str, Any], legal: LegalActions, rng: random.Random) -> Action: ...
+
+
+def table_view(hand: Hand, seat: int) -> dict[str, Any]:
+    """What the table gives a bot at ``seat``: the wire form of its observation, with the round in play
+    (conformance/play/table.py adds ``round``; the rule-aware bot reads whether it is empty)."""
+    seen = hand.observation(seat)
+    view = observation_json(seen)
+    view["round"] = [str(play) for play in seen.round]
+    return view
+
+
+class TableBot:
+    """The browser table's IS-MCTS bot: :class:`SearchBot` from the seat's own view (see the module's text).
+
+    ``budget`` is the search time of one table move (a discard's picks share it).
+    ``fallback`` chooses when no state consistent with the view can be drawn
+    (:class:`~reference_engine.sampling.NoConsistentDeal`), which the view makes
+    possible in principle.
+    """
+
+    name = "IS-MCTS bot"
+
+    def __init__(self, profile: Profile, fallback: Fallback, *, budget: float = DEFAULT_BUDGET,
+                 simulations: int = 100_000, guided: bool = False) -> None:
+        self.profile = profile
+        self.fallback = fallback
+        self.budget = budget
+        self.simulations = simulations
+        """The most simulations a decision (the budget usually stops the search first)."""
+        self.guided = guided
+        """Play the search's playouts with ``fallback``'s choices (each seat from its own view) instead of at random
+        (off by default: in benchmarks/rl_bots.py it made each simulation dearer and the bot no stronger)."""
+        self.options = options_text(profile)
+        self._games: dict[int, Any] = {}
+
+    def _playout(self, hand: Hand, seat: int, rng: random.Random) -> Action:
+        return self.fallback.choose(table_view(hand, seat), hand.legal_actions(), rng)
+
+    def _game(self, dealer: int) -> Any:
+        game = self._games.get(dealer)
+        if game is None:
+            game = self._games[dealer] = pyspiel.load_game(GAME_NAME, {"dealer": dealer, "options": self.options})
+        return game
+
+    def choose(self, observation: Mapping[str, Any], legal: LegalActions, rng: random.Random) -> Action:
+        started = time.perf_counter()
+        if len(legal.actions) == 1 and legal.discard is None:
+            return legal.actions[0]
+        view = SeatView.from_json(observation)
+        try:
+            world: Hand = Resampler(view, self.profile).sample(rng)
+        except NoConsistentDeal:
+            return self.fallback.choose(observation, legal, rng)
+        state = state_of_hand(self._game(view.dealer), world, rng)
+        option = legal.discard
+        # the budget of the move, less the time spent so far and a margin for the last simulation's overrun;
+        # a discard is several picks: the first decision has half of it, the other picks share the rest
+        budget = max(0.0, self.budget - (time.perf_counter() - started) - OVERRUN)
+        first_budget = budget if option is None or option.count == 1 else budget / 2
+        bot = SearchBot(state.get_game(), budget=first_budget, max_simulations=self.simulations,
+                        seed=rng.randrange(2**32), playout=self._playout if self.guided else None)
+        first = int(bot.step(state))
+        if not is_pick(first):
+            return action_of(first)
+        assert option is not None
+        picked = 1 << pick_card(first)
+        state.apply_action(first)
+        bot.budget = (budget - first_budget) / max(1, option.count - 1)
+        while picked.bit_count() < option.count:
+            pick = int(bot.step(state))
+            picked |= 1 << pick_card(pick)
+            state.apply_action(pick)
+        return Action(DISCARD, picked)
+

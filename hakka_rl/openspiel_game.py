@@ -1,0 +1,448 @@
+"""Hakka Cards as an OpenSpiel game: ``pyspiel.load_game("python_hakka_cards")`` (issue 18 §2).
+
+Importing this module registers the game with pyspiel. One game is one hand:
+
+* **chance** deals the 37 cards one at a time, in the order of the deal
+  (DEAL-4, D2: ``deal_sequence``); a chance outcome is a card index 0-36, each
+  card not yet dealt equally likely, so the deal is uniform;
+* the three active seats then act by the ids of :mod:`hakka_rl.actions`
+  (a discard is its picks, in increasing card order); the Dreamer
+  (``dealer + 2``) sits the hand out and is never the current player;
+* the returns are the hand's score deltas (SCORE-1..7, the score table), for
+  all four seats: general-sum as the issue asks, although they always sum to 0
+  (SCORE-7), the Dreamer's share included.
+
+The information-state tensor and the observation tensor are those of
+:mod:`hakka_rl.encoding` (seat-relative, built only from what the seat may
+see); the information-state string is the seat's dealt hand and every event
+of the hand as that seat sees it (OBS-1). ``resample_from_infostate`` draws a
+state the player cannot tell from this one with
+:class:`reference_engine.sampling.Resampler` (uniform over the hidden
+histories consistent with the player's view) and rebuilds it by its actions,
+so that its ``history()`` is a real history of the game.
+
+Game parameters: ``dealer`` (0-3, default 0) and ``options``, the decision
+options as ``"D7:any-suit;D12:may-discard"`` (default: the spec's defaults;
+``:`` and ``;`` because ``=`` and ``,`` separate the parameters of an
+OpenSpiel game string, which a serialized state starts with).
+
+>>> import pyspiel
+>>> game = pyspiel.load_game("python_hakka_cards")
+>>> state = game.new_initial_state()
+>>> while state.is_chance_node():
+...     state.apply_action(state.chance_outcomes()[0][0])
+>>> state.current_player(), [state.action_to_string(a) for a in state.legal_actions()]
+(0, ['call', 'pass'])
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+import pyspiel
+
+from reference_engine import Action, Hand, Profile, deal_sequence
+from reference_engine.actions import DISCARD
+from reference_engine.cards import DECK_SIZE, NAMES, mask_text
+from reference_engine.events import Discarded
+from reference_engine.sampling import Resampler
+
+from .actions import (
+    NUM_ACTIONS,
+    PICK_BASE,
+    EncodingError,
+    action_of,
+    check_id,
+    describe,
+    encode_action,
+    is_pick,
+    pick_card,
+)
+from .encoding import (
+    DEALT,
+    HAND,
+    INFORMATION_STATE_SIZE,
+    MAX_HISTORY,
+    OBSERVATION_SIZE,
+    EncodedHand,
+    PendingDiscard,
+    encode_observation,
+    legal_ids_of,
+)
+
+__all__ = ["GAME_NAME", "HakkaCardsGame", "HakkaCardsState", "HakkaObserver", "MAX_PLAYER_MOVES", "options_text", "parse_options",
+           "state_of_hand"]
+
+GAME_NAME: Final = "python_hakka_cards"
+MAX_PLAYER_MOVES: Final = 3 + 1 + 36 + 12 + 1
+"""Player moves in a hand at most: 3 Calling actions (CALL-3), 1 Five Tigers answer (TIG-1), 36 cards
+leaving the hands (a play takes one card at least, a discard pick exactly one), 12 claim answers and a claim."""
+MAX_LOSS: Final = 2 * 128 + 3 * 16
+"""The most a seat can lose in one hand: a Privileged Player who pays both losers' shares of a 12-trick
+win (SCORE-1, SCORE-6) and three shares to a Dreamer of 10 (SCORE-5, D28, D29)."""
+MAX_GAIN: Final = 2 * 128
+"""The most a seat can win: two losers' shares of 12 tricks (a Dreamer gets at most 3 × 16)."""
+
+GAME_TYPE: Final = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Python Hakka Cards",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=4,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"dealer": 0, "options": ""},
+)
+GAME_INFO: Final = pyspiel.GameInfo(
+    num_distinct_actions=NUM_ACTIONS,
+    max_chance_outcomes=DECK_SIZE,
+    num_players=4,
+    min_utility=-float(MAX_LOSS),
+    max_utility=float(MAX_GAIN),
+    utility_sum=None,
+    max_game_length=DECK_SIZE + MAX_PLAYER_MOVES,
+)
+assert MAX_PLAYER_MOVES == MAX_HISTORY  # the encoding's history slots hold every engine action
+
+
+def parse_options(text: str) -> Profile:
+    """The profile of an ``options`` parameter: ``"D7:any-suit;D12:may-discard"``."""
+    options = {}
+    for word in text.replace(";", " ").split():
+        decision, sep, option = word.partition(":")
+        if not sep or not decision or not option:
+            raise ValueError(f"{GAME_NAME} parameter options: {word!r} is not DECISION:OPTION (e.g. D7:any-suit)")
+        options[decision] = option
+    return Profile.from_options(options)
+
+
+def options_text(profile: Profile) -> str:
+    """The ``options`` parameter of ``profile`` (its decisions that differ from the defaults)."""
+    return ";".join(f"{d}:{o}" for d, o in profile.changed().items())
+
+
+class HakkaCardsGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type stubs
+    """The game object: its parameters and the observers pyspiel asks for."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        dealer = params.get("dealer", 0)
+        if not isinstance(dealer, int) or not 0 <= dealer < 4:
+            raise ValueError(f"{GAME_NAME} parameter dealer must be a seat 0-3, not {dealer!r} (GAME-5)")
+        self.dealer: int = dealer
+        self.profile: Profile = parse_options(str(params.get("options", "")))
+        self.sequence: tuple[int, ...] = tuple(deal_sequence(dealer, self.profile))
+        super().__init__(GAME_TYPE, GAME_INFO, params)
+
+    def new_initial_state(self) -> HakkaCardsState:
+        return HakkaCardsState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> HakkaObserver:
+        if params:
+            raise ValueError(f"{GAME_NAME}: observer parameters are not supported; passed {params!r}")
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        if iig_obs_type is not None and (not iig_obs_type.public_info
+                                         or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ValueError(f"{GAME_NAME} observes a seat's own view only (public and single-player private "
+                             f"information), not {iig_obs_type!r}")
+        return HakkaObserver(perfect_recall)
+
+
+class _Core:
+    """A state's own fields. pyspiel clones a Python state by deep-copying its ``__dict__``; this object
+    copies itself in a few microseconds instead (the hand by :meth:`Hand.copy`, the game shared).
+
+    The hand is played on :attr:`hand` with the partial discard in :attr:`pending`; the tensors'
+    :class:`~hakka_rl.encoding.EncodedHand` is made at the first tensor asked for and kept up to date
+    from then on (a search that never asks for a tensor never pays for one).
+    """
+
+    __slots__ = ("game", "deck", "dealt", "hand", "pending", "encoded", "legal")
+
+    def __init__(self, game: HakkaCardsGame) -> None:
+        self.game = game
+        self.deck: list[int] = []
+        """The cards dealt so far, in the order of the deal."""
+        self.dealt = 0
+        self.hand: Hand | None = None
+        self.pending: PendingDiscard | None = None
+        self.encoded: EncodedHand | None = None
+        self.legal: list[int] | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        core = _Core(self.game)
+        core.deck, core.dealt, core.legal = list(self.deck), self.dealt, self.legal
+        if self.encoded is not None:
+            core.encoded = self.encoded.copy()
+            core.hand, core.pending = core.encoded.hand, core.encoded.pending
+        elif self.hand is not None:
+            core.hand = self.hand.copy()
+            pending = self.pending
+            core.pending = None if pending is None else PendingDiscard(pending.allowed, pending.count, pending.picked)
+        return core
+
+    def legal_ids(self) -> list[int]:
+        if self.encoded is not None:
+            return self.encoded.legal_ids()  # its cache, which its apply_id checks against too
+        legal = self.legal
+        if legal is None:
+            hand = self.hand
+            legal = self.legal = [] if hand is None or hand.to_act is None else legal_ids_of(hand, self.pending)
+        return legal
+
+    def apply_id(self, action: int) -> None:
+        """The move of id ``action`` for the seat to act (what :meth:`EncodedHand.apply_id` does, tensors aside)."""
+        if self.encoded is not None:
+            self.encoded.apply_id(action)
+            self.pending = self.encoded.pending
+            self.legal = None
+            return
+        hand = self.hand
+        assert hand is not None
+        seat = hand.to_act
+        if seat is None or action not in self.legal_ids():
+            raise EncodingError(f"id {action} ({describe(check_id(action))}) is not legal for seat {seat} now; "
+                                f"legal: {', '.join(describe(i) for i in self.legal_ids())}")
+        self.legal = None
+        if not is_pick(action):
+            hand.apply(seat, action_of(action))
+            return
+        pending = self.pending
+        if pending is None:
+            option = hand.legal_actions().discard
+            assert option is not None  # a pick is legal only with a discard option
+            pending = self.pending = PendingDiscard(option.allowed, option.count)
+        pending.picked |= 1 << pick_card(action)
+        if not pending.left:
+            self.pending = None
+            hand.apply(seat, Action(DISCARD, pending.picked))
+
+    def encoding(self) -> EncodedHand | None:
+        """The tensors' encoder, made now if need be; ``None`` in a partial discard made without one."""
+        if self.encoded is None and self.hand is not None and self.pending is None:
+            self.encoded = EncodedHand(self.hand)
+        return self.encoded
+
+
+class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
+    """A state: the deal so far (chance), then the hand, played by the ids of :mod:`hakka_rl.actions`."""
+
+    def __init__(self, game: HakkaCardsGame) -> None:
+        super().__init__(game)
+        self._core = _Core(game)
+
+    @property
+    def _game(self) -> HakkaCardsGame:
+        return self._core.game
+
+    @property
+    def deck(self) -> list[int]:
+        """The cards dealt so far, in the order of the deal."""
+        return self._core.deck
+
+    @property
+    def hand(self) -> Hand | None:
+        """The hand being played, once the deal is complete (the engine's own object: do not change it)."""
+        return self._core.hand
+
+    @property
+    def pending(self) -> PendingDiscard | None:
+        """The discard in progress: the picks made so far by the seat to act."""
+        return self._core.pending
+
+    # ------------------------------------------------------------ pyspiel's State API
+
+    def current_player(self) -> int:
+        hand = self._core.hand
+        if hand is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        seat = hand.to_act
+        return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return list(self._core.legal_ids())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        dealt = self._core.dealt
+        chance = 1.0 / (DECK_SIZE - dealt.bit_count())
+        return [(card, chance) for card in range(DECK_SIZE) if not dealt >> card & 1]
+
+    def _apply_action(self, action: int) -> None:
+        core = self._core
+        if core.hand is not None:
+            core.apply_id(action)
+            return
+        if not 0 <= action < DECK_SIZE or core.dealt >> action & 1:
+            raise ValueError(f"{GAME_NAME}: chance outcome {action} is not a card still to deal")
+        core.deck.append(action)
+        core.dealt |= 1 << action
+        if len(core.deck) == DECK_SIZE:
+            core.hand = Hand.from_deck(core.game.dealer, core.deck, core.game.profile)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {NAMES[action]} to seat {self._game.sequence[len(self.deck)]}" if len(
+                self.deck) < DECK_SIZE else f"deal {NAMES[action]}"
+        return describe(action)
+
+    def is_terminal(self) -> bool:
+        hand = self._core.hand
+        return hand is not None and hand.to_act is None
+
+    def returns(self) -> list[float]:
+        hand = self._core.hand
+        result = None if hand is None else hand.result
+        if result is None:
+            return [0.0, 0.0, 0.0, 0.0]
+        return [float(d) for d in result.deltas]
+
+    def __str__(self) -> str:
+        hand = self._core.hand
+        if hand is None:
+            return f"dealing: {' '.join(NAMES[c] for c in self.deck)}"
+        pending = self._core.pending
+        picked = f" | picked {mask_text(pending.picked)}" if pending is not None and pending.picked else ""
+        return hand.notation() + picked
+
+    def tensor(self, seat: int, perfect_recall: bool) -> npt.NDArray[np.float32]:
+        """``seat``'s information-state tensor (``perfect_recall``) or observation tensor."""
+        core = self._core
+        encoded = core.encoding()
+        if encoded is not None:
+            return encoded.information_state_tensor(seat) if perfect_recall else encoded.observation_tensor(seat)
+        assert core.hand is not None  # in a partial discard: from scratch (hakka_rl.encoding)
+        row = encode_observation(core.hand.observation(seat), core.pending)
+        return row if perfect_recall else row[:OBSERVATION_SIZE]
+
+    # ------------------------------------------------------------ what a seat knows
+
+    def dealt_to(self, seat: int) -> int:
+        """The cards dealt to ``seat`` so far (a mask)."""
+        mask = 0
+        for position, card in enumerate(self.deck):
+            if self._game.sequence[position] == seat:
+                mask |= 1 << card
+        return mask
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> HakkaCardsState:
+        """A state ``player_id`` cannot tell from this one (see the module's text).
+
+        ``probability_sampler()`` gives a number in [0, 1) (pyspiel's
+        ``UniformProbabilitySampler``); it seeds the draw.
+        """
+        rng = random.Random(int(float(probability_sampler()) * 2**53))
+        hand = self._core.hand
+        if hand is None:
+            return self._resampled_deal(player_id, rng)
+        return self.resampled(Resampler.of_hand(hand, player_id), rng)
+
+    def resampled(self, sampler: Resampler, rng: random.Random) -> HakkaCardsState:
+        """A state drawn by ``sampler`` (made for this state and one seat: a search keeps it for many draws)."""
+        player = sampler.seat
+        keep = {p: card for p, card in enumerate(self.deck) if self._game.sequence[p] == player}
+        state = state_of_hand(self._game, sampler.sample(rng), rng, keep=keep)
+        self._replay_picks(state, player, rng)
+        return state
+
+    def _replay_picks(self, state: HakkaCardsState, player_id: int, rng: random.Random) -> None:
+        """The picks of a discard in progress: the player's own, or as many drawn for another seat."""
+        hand, pending = self._core.hand, self._core.pending
+        assert hand is not None and state.hand is not None
+        if pending is None or not pending.picked:
+            return
+        if hand.to_act == player_id:
+            picks = [PICK_BASE + c for c in range(DECK_SIZE) if pending.picked >> c & 1]
+        else:
+            option = state.hand.legal_actions().discard
+            assert option is not None
+            pool = [c for c in range(DECK_SIZE) if option.allowed >> c & 1]
+            chosen = sorted(rng.sample(pool, option.count))
+            picks = [PICK_BASE + c for c in chosen[:pending.picked.bit_count()]]
+        for pick in picks:
+            state.apply_action(pick)
+
+    def _resampled_deal(self, player_id: int, rng: random.Random) -> HakkaCardsState:
+        sequence = self._game.sequence
+        hidden = [c for p, c in enumerate(self.deck) if sequence[p] != player_id]
+        hidden += [c for c in range(DECK_SIZE) if not self._core.dealt >> c & 1]
+        rng.shuffle(hidden)
+        state = HakkaCardsState(self._game)
+        for position, card in enumerate(self.deck):
+            state.apply_action(card if sequence[position] == player_id else hidden.pop())
+        return state
+
+
+def state_of_hand(
+    game: HakkaCardsGame, hand: Hand, rng: random.Random, *, keep: dict[int, int] | None = None,
+) -> HakkaCardsState:
+    """The state of ``game`` whose hand is ``hand``, reached by pyspiel actions so that its ``history()``
+    is real: a deck order that deals ``hand`` (each seat's cards in a random order of its places in the
+    deal; ``keep``: places whose card stays), then the hand's actions by id."""
+    if hand.dealer != game.dealer or hand.profile != game.profile:
+        raise ValueError(f"{GAME_NAME}: a hand dealt by seat {hand.dealer} under {hand.profile.changed()} is no "
+                         f"state of this game (dealer {game.dealer}, options {game.profile.changed()})")
+    keep = keep or {}
+    cards: dict[int, list[int]] = {}
+    for seat in range(4):
+        kept = {card for p, card in keep.items() if game.sequence[p] == seat}
+        cards[seat] = [c for c in range(DECK_SIZE) if hand.dealt[seat] >> c & 1 and c not in kept]
+        rng.shuffle(cards[seat])
+    state = HakkaCardsState(game)
+    for position, seat in enumerate(game.sequence):
+        state.apply_action(keep[position] if position in keep else cards[seat].pop())
+    for event in hand.events:
+        action = Action(DISCARD, event.mask) if isinstance(event, Discarded) else event.action
+        if action is not None and event.seat is not None:
+            for action_id in encode_action(action):
+                state.apply_action(action_id)
+    return state
+
+
+class HakkaObserver:
+    """pyspiel's observer interface (``tensor``, ``dict``, ``set_from``, ``string_from``) for one seat."""
+
+    def __init__(self, perfect_recall: bool) -> None:
+        self.perfect_recall = perfect_recall
+        size = INFORMATION_STATE_SIZE if perfect_recall else OBSERVATION_SIZE
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"info_state" if perfect_recall else "observation": self.tensor}
+
+    def set_from(self, state: HakkaCardsState, player: int) -> None:
+        if state.hand is None:  # still dealing: the seat's own cards so far (pyspiel also asks this of a new
+            self.tensor.fill(0.0)  # initial state at every tensor it writes, so it must be cheap)
+            if state.deck:
+                dealt = state.dealt_to(player)
+                cards = [c for c in range(DECK_SIZE) if dealt >> c & 1]
+                self.tensor[[HAND + c for c in cards]] = 1.0
+                if self.perfect_recall:
+                    self.tensor[[DEALT + c for c in cards]] = 1.0
+            return
+        self.tensor[:] = state.tensor(player, self.perfect_recall)
+
+    def string_from(self, state: HakkaCardsState, player: int) -> str:
+        hand = state.hand
+        if hand is None:
+            return f"seat {player} dealing: {mask_text(state.dealt_to(player))}"
+        pending = state.pending
+        picked = f" | picked {mask_text(pending.picked)}" if (
+            pending is not None and pending.picked and hand.to_act == player) else ""
+        if self.perfect_recall:
+            events = "; ".join(str(e.seen_by(player)) for e in hand.events)
+            return f"seat {player} dealer {hand.dealer} dealt {mask_text(hand.dealt[player])} | {events}{picked}"
+        seen = hand.observation(player)
+        round_text = "; ".join(str(p) for p in seen.round)
+        return (f"seat {player} {seen.phase} to act {seen.to_act} | hand {seen.hand} | round {round_text} "
+                f"| tricks {' '.join(map(str, seen.tricks))} | elders {seen.elders} | PP {seen.privileged}"
+                f" | Dreamer's card {'-' if seen.dreamer_card is None else NAMES[seen.dreamer_card]}{picked}")
+
+
+pyspiel.register_game(GAME_TYPE, HakkaCardsGame)

@@ -1,0 +1,234 @@
+"""hakka_rl.openspiel_game: the OpenSpiel game passes OpenSpiel's own checks (issue 18 §2, §5)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+from conformance.adapters import parse_engine_spec  # noqa: E402
+from conformance.engine import Engine  # noqa: E402
+from conformance.paths import default_spec_dir  # noqa: E402
+from conformance.schemas import load_schemas  # noqa: E402
+from hakka_rl.actions import action_of, describe, is_pick, pick_card  # noqa: E402
+from hakka_rl.encoding import encode_observation  # noqa: E402
+from hakka_rl.openspiel_game import GAME_NAME, HakkaCardsState, state_of_hand  # noqa: E402
+from reference_engine import Hand  # noqa: E402
+from reference_engine.cards import NAMES, mask_text  # noqa: E402
+from reference_engine.scoring import SCORE_TABLE  # noqa: E402
+
+OPTIONS = "D12:may-discard;D21:automatic;D19:face-up-and-discards;D8:followers-too"
+
+
+def game(**params: object):
+    return pyspiel.load_game(GAME_NAME, params)
+
+
+def random_episode(g, seed: int, until: int | None = None, *, call: bool = False,
+                   ) -> tuple[HakkaCardsState, list[tuple[int, int]]]:
+    """A state after random moves (all of them, or ``until``), with the (player, action) of each move;
+    ``call``: the first seat that may call does (so that the hand is played, not void)."""
+    rng = np.random.RandomState(seed)
+    state = g.new_initial_state()
+    moves: list[tuple[int, int]] = []
+    while not state.is_terminal() and (until is None or len(moves) < until):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            action = int(rng.choice(outcomes, p=probs))
+        else:
+            legal = state.legal_actions()
+            action = 0 if call and 0 in legal else int(rng.choice(legal))
+        moves.append((state.current_player(), action))
+        state.apply_action(action)
+    return state, moves
+
+
+def test_the_game_type_is_the_one_the_issue_asks_for():
+    g = game()
+    kind = g.get_type()
+    assert kind.short_name == "python_hakka_cards"
+    assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert g.num_players() == 4 and g.num_distinct_actions() == 248 and g.max_chance_outcomes() == 37
+    assert g.information_state_tensor_shape() == [3095] and g.observation_tensor_shape() == [408]
+    # SCORE-1: the most a seat can gain is two losers' shares of the top of the score table
+    assert g.max_utility() == 2 * max(SCORE_TABLE.values())
+
+
+@pytest.mark.parametrize("options", ["", OPTIONS])
+def test_openspiel_random_simulation_with_serialization(options):
+    """OpenSpiel's own API checks (basic_tests.cc RandomSimTest): legal actions, chance, returns, clones,
+    tensors of every player at every state, and each state serialized and deserialized."""
+    pyspiel.random_sim_test(game(options=options, dealer=1), num_sims=4, serialize=True, verbose=False)
+
+
+def test_the_dreamer_sits_out_and_the_returns_are_the_score_deltas():
+    for seed in range(6):
+        g = game(dealer=seed % 4)
+        state, moves = random_episode(g, seed)
+        dreamer = (seed % 4 + 2) % 4
+        assert dreamer not in {p for p, _ in moves}, "the Dreamer never acts (DEAL-3)"
+        assert state.hand is not None and state.hand.result is not None
+        assert state.returns() == [float(d) for d in state.hand.result.deltas]
+        assert sum(state.returns()) == 0  # SCORE-7, though the game is declared general-sum
+
+
+def test_serialized_states_come_back_equal():
+    g = game(options=OPTIONS)
+    for seed in range(3):
+        state, _ = random_episode(g, seed, until=37 + 10 + seed * 7)
+        text = pyspiel.serialize_game_and_state(g, state)
+        _, back = pyspiel.deserialize_game_and_state(text)
+        assert str(back) == str(state) and back.history() == state.history()
+        assert [back.information_state_string(p) for p in range(4)] == [
+            state.information_state_string(p) for p in range(4)]
+
+
+def test_a_clone_is_independent():
+    state, _ = random_episode(game(), 0, until=45)
+    clone = state.clone()
+    before = str(state)
+    clone.apply_action(clone.legal_actions()[0])
+    assert str(state) == before and str(clone) != before
+
+
+def test_the_tensors_equal_the_encoding_from_scratch_at_every_step():
+    """The state encodes lazily (a search asks for no tensor); what it gives equals hakka_rl.encoding's."""
+    g = game(options=OPTIONS)
+    steps = 0
+    for seed in range(4):
+        rng = np.random.RandomState(seed)
+        state = g.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+                continue
+            hand = state.hand
+            assert hand is not None
+            for seat in range(4):
+                want = encode_observation(hand.observation(seat), state.pending if seat == hand.to_act else None)
+                assert np.array_equal(np.asarray(state.information_state_tensor(seat)), want)
+                assert np.array_equal(np.asarray(state.observation_tensor(seat)), want[:408])
+            steps += 1
+            state.apply_action(0 if 0 in state.legal_actions() else int(rng.choice(state.legal_actions())))
+    assert steps > 40
+
+
+def test_resampling_keeps_the_players_information_state_and_makes_a_real_history():
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    g = game(options=OPTIONS)
+    checked = picking = 0
+    for seed in range(6):
+        rng = np.random.RandomState(seed)
+        state = g.new_initial_state()
+        while not state.is_terminal():
+            player = state.current_player()
+            if not state.is_chance_node() and len(state.history()) % 2 == 0:
+                world = state.resample_from_infostate(player, sampler)
+                assert world.information_state_string(player) == state.information_state_string(player)
+                assert np.array_equal(world.information_state_tensor(player), state.information_state_tensor(player))
+                assert world.legal_actions() == state.legal_actions()
+                again = g.new_initial_state()
+                for action in world.history():  # the history is one the game really has
+                    again.apply_action(action)
+                assert str(again) == str(world)
+                checked += 1
+                picking += state.pending is not None and state.pending.picked != 0
+            if state.is_chance_node():
+                state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+            else:  # call when the seat may, so that few hands end void
+                state.apply_action(0 if 0 in state.legal_actions() else int(rng.choice(state.legal_actions())))
+    assert checked > 30 and picking > 0, (checked, picking)
+
+
+def test_resampling_reaches_other_hands():
+    state, _ = random_episode(game(), 5, until=40)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    player = state.current_player()
+    others = {str(state.resample_from_infostate(player, sampler)) for _ in range(10)}
+    assert len(others) >= 8
+
+
+def test_openspiel_ismcts_runs_with_the_games_own_resampling():
+    """OpenSpiel's IS-MCTS bot as shipped: it calls state.resample_from_infostate at every simulation."""
+    g = game()
+    state, _ = random_episode(g, 2, until=38)
+    while len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    rng = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(g, mcts.RandomRolloutEvaluator(1, rng), 2.0, max_simulations=20, random_state=rng)
+    assert bot.step(state) in state.legal_actions()
+
+
+def test_a_bad_parameter_is_refused_with_its_name():
+    with pytest.raises(ValueError, match=r"parameter dealer must be a seat 0-3, not 7 \(GAME-5\)"):
+        game(dealer=7)
+    with pytest.raises(ValueError, match=r"parameter options: 'D7' is not DECISION:OPTION"):
+        game(options="D7")
+    with pytest.raises(Exception, match=r"not an option of D7"):
+        game(options="D7:sideways")
+
+
+def test_a_hand_of_another_dealer_is_no_state_of_the_game():
+    with pytest.raises(ValueError, match=r"a hand dealt by seat 1 .* is no state of this game \(dealer 0"):
+        state_of_hand(game(), Hand.from_seed(1, 3), random.Random(0))
+
+
+def _engine_moves(moves: list[tuple[int, int]]) -> tuple[str, list[tuple[int, str]]]:
+    """The deck and the engine actions of a recorded episode, read from its ids alone (hakka_rl.actions):
+    the first 37 moves are the deal; consecutive picks of one seat make one discard."""
+    deck = " ".join(NAMES[card] for _, card in moves[:37])
+    actions: list[tuple[int, str]] = []
+    picking: tuple[int, int] | None = None
+    for player, action in moves[37:]:
+        if is_pick(action) and picking is not None and picking[0] == player:
+            picking = (player, picking[1] | 1 << pick_card(action))
+            continue
+        if picking is not None:
+            actions.append((picking[0], f"discard {mask_text(picking[1])}"))
+            picking = None
+        if is_pick(action):
+            picking = (player, 1 << pick_card(action))
+        else:
+            actions.append((player, str(action_of(action))))
+    if picking is not None:
+        actions.append((picking[0], f"discard {mask_text(picking[1])}"))
+    return deck, actions
+
+
+def test_a_recorded_episode_replays_through_the_conformance_runner_with_the_same_scores():
+    """Issue 18, done when: the environment cannot drift from the rules. An OpenSpiel episode's moves,
+    sent through the harness's Engine to the reference engine as any engine's would be, score the same."""
+    engine = Engine(parse_engine_spec("reference"), load_schemas(default_spec_dir() / "schema"))
+    scored = 0
+    try:
+        for seed, dealer in [(11, 0), (12, 3), (13, 2), (14, 1)]:
+            state, moves = random_episode(game(dealer=dealer, options="D21:automatic"), seed, call=True)
+            deck, actions = _engine_moves(moves)
+            start = {"cmd": "start", "setup": {"dealer": dealer, "deck": deck}, "options": {"D21": "automatic"}}
+            assert engine.call(start)["ok"], start
+            for seat, action in actions:
+                answer = engine.call({"cmd": "act", "seat": seat, "action": action})
+                assert answer["ok"], (seat, action, answer, [describe(a) for _, a in moves[37:]])
+            result = engine.call({"cmd": "state"})["result"]
+            assert result is not None and [float(d) for d in result["deltas"]] == state.returns()
+            scored += any(state.returns())
+    finally:
+        engine.close()
+    assert scored >= 2, "hands won by a claim, not only hands that score nothing"
+
+
+@pytest.mark.parametrize("name", ["hakka_rl.openspiel_game", "hakka_rl.ismcts"])
+def test_module_doctests(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted and not result.failed
