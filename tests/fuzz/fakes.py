@@ -19,7 +19,10 @@ from typing import Any
 if __name__ == "__main__":  # as a subprocess engine, from any directory
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from reference_engine.profile import DEFAULT_PROFILE
 from reference_engine.wire import Session
+
+DEFAULTS = DEFAULT_PROFILE.options()
 
 
 class CrashOnSecondPass(Session):
@@ -75,7 +78,9 @@ class AcceptsWrongSeat(Session):
 
 
 class FixedAnySuit(Session):
-    """Not configurable: always plays under D7=any-suit and ignores the options it is sent."""
+    """Not configurable: always plays under D7=any-suit. Options it is sent (protocol 3 sends a refused
+    setup's) are answered as spec/PROTOCOL.md says: what the rules do not have is ``bad-setup``, another
+    option than the one it follows ``unsupported``, its own (or a default) as if not sent."""
 
     name = "fake-fixed-any-suit"
 
@@ -86,6 +91,15 @@ class FixedAnySuit(Session):
             answer["options"] = {"D7": "any-suit"}
             return answer
         if message.get("cmd") in ("start", "pattern"):
+            sent = message.get("options")
+            if isinstance(sent, dict) and sent:
+                scratch = Session()  # the rules' and the schema's refusals first, without changing this session
+                scratch.handle({"cmd": "hello", "protocol": 3})
+                answer = scratch.handle(message)
+                if not answer.get("ok"):
+                    return answer
+                if any(o != ("any-suit" if d == "D7" else DEFAULTS.get(d)) for d, o in sent.items()):
+                    return {"ok": False, "error": {"kind": "unsupported", "message": "follows D7=any-suit only"}}
             message = {**message, "options": {"D7": "any-suit"}}
         return super().handle(message)
 
