@@ -10,7 +10,8 @@ the reference accepts, and then be in the same state).
 
 Only what the candidate's handshake allows is built (:func:`faults_for`): a protocol-1 engine gets
 seeds as JSON integers, so it is sent only valid ones; options only go to an engine that takes them,
-or, under protocol 3, to any engine (spec/PROTOCOL.md "Options an engine does not follow").
+or, under protocol 3, to any engine (spec/PROTOCOL.md "Options an engine does not follow"); a fact that
+fits two error kinds only to a protocol-3 engine (:data:`TWO_KINDS`).
 """
 
 from __future__ import annotations
@@ -45,6 +46,16 @@ class Fault:
     options: bool = False
 
 
+TWO_KINDS = frozenset({
+    "hands:short:dreamer", "hands:not-a-card:active", "hands:not-a-card:dreamer", "hands:three-entries",
+    "deck:not-a-card", "seed:2^64", "seed:20-digits", "seed:21-digits", "seed:negative",
+    "game-setup:no-deals", "game-setup:bad-deal-seed", "options:not-an-id",
+})
+"""Facts that fit two error kinds (an empty Dreamer's entry: the schema, or a card count; a word that is
+not a card: the schema, or a deck without all 37 cards; a seed past 2^64 - 1: the schema's digits, or
+DEAL-5): "which error wins" settles them in protocol 3 only, so they go to protocol-3 engines only."""
+
+
 def _fault_table() -> tuple[Fault, ...]:
     table = [Fault(f"hands:{what}:{role}", ("hands",)) for what in HAND_FAULTS for role in ("active", "dreamer")]
     table += [Fault(f"hands:entry:{seat}", ("hands",)) for seat in range(4)]  # the seat a hands fault broke
@@ -60,7 +71,7 @@ def _fault_table() -> tuple[Fault, ...]:
     table += [Fault(name, (), 1, True) for name in ("options:unknown-decision", "options:unknown-option",
                                                     "options:not-an-id", "options:other")]
     table += [Fault("precedence:option-and-card", ("hands",), 3, True)]
-    return tuple(table)
+    return tuple(Fault(f.id, f.needs, 3, f.options) if f.id in TWO_KINDS else f for f in table)
 
 
 FAULTS = _fault_table()

@@ -105,8 +105,10 @@ def side_checks(config: FuzzConfig, info: EngineInfo, options: dict[str, str], s
         return info.configurable or option in info.follows.get(decision, ())
 
     other = other_options(spec.decisions or {}, options, lambda _d, _o: True) if sendable else []
-    return Mix(faults=faults_for(info.capabilities, info.protocol, sendable),
-               count="count" in info.capabilities, divide="divide" in info.capabilities and info.protocol >= 2,
+    checks = config.campaign.checks
+    return Mix(faults=faults_for(info.capabilities, info.protocol, sendable) if "setup" in checks else (),
+               count="count" in info.capabilities and "count" in checks,
+               divide="divide" in info.capabilities and info.protocol >= 2, variants="variant" in checks,
                observe=observe, batch=batch, games=games, options=dict(options), send_options=send,
                other_options=tuple(other), unfollowed=frozenset((d, o) for d, o in other if not follows(d, o)))
 
