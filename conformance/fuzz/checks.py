@@ -61,6 +61,9 @@ class Mix:
     observe: bool = False
     batch: bool = False
     games: bool = False
+    count_games: bool = False
+    """Whether to count within a game: protocol 3 says a count ends with the hand in play; a protocol-2
+    engine may count on into the next deal (the Go engine does), so it is counted in single hands only."""
     options: dict[str, str] = field(default_factory=dict)
     send_options: bool = True
     other_options: tuple[tuple[str, str], ...] = ()
@@ -74,7 +77,7 @@ class Mix:
             out["setup"] = tuple(f.id for f in self.faults)
         if self.count:
             out["count"] = ("count:depth:1", "count:depth:2", *(("count:divide",) if self.divide else ()),
-                            *(f"count:phase:{p}" for p in COUNT_PHASES), *(("count:in-game",) if self.games else ()))
+                            *(f"count:phase:{p}" for p in COUNT_PHASES), *(("count:in-game",) if self.games and self.count_games else ()))
         if self.variants:
             out["variant"] = tuple(f"variant:{v}" for v in VARIANTS)
         if self.observe:
@@ -139,7 +142,8 @@ class Checks:
         checks = []
         if self.faults and chooser.below(100) < SETUP_CHECK_PERCENT:
             checks.append(self.setup_check(trace, chooser))
-        if self.mix.count and chooser.below(100) < COUNT_CHECK_PERCENT:
+        countable = "game" not in trace.setup or self.mix.count_games
+        if self.mix.count and countable and chooser.below(100) < COUNT_CHECK_PERCENT:
             checks.append(self.count_check(trace, chooser))
         return checks
 

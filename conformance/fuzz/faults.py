@@ -61,7 +61,7 @@ def _fault_table() -> tuple[Fault, ...]:
     table = [Fault(f"hands:{what}:{role}", ("hands",)) for what in HAND_FAULTS for role in ("active", "dreamer")]
     table += [Fault(f"hands:entry:{seat}", ("hands",)) for seat in range(4)]  # the seat a hands fault broke
     table += [Fault(name, ("hands",)) for name in ("hands:misplaced", "hands:three-entries", "hands:as-written",
-                                                  "dealer:past-3")]
+                                                  "hands:extra-field", "dealer:past-3")]
     table += [Fault(name, ("seed",)) for name in ("seed:largest", "seed:zero")]
     table += [Fault(name, ("seed",), 2) for name in ("seed:2^64", "seed:20-digits", "seed:21-digits",
                                                     "seed:negative", "seed:leading-zero")]
@@ -146,6 +146,8 @@ class FaultBuilder:
             texts = texts[:3]
         elif fault == "hands:as-written":
             texts = [_as_written(t, rng) for t in texts]
+        elif fault == "hands:extra-field":  # a field the schema does not have: malformed, and nothing else
+            return {"dealer": dealer, "hands": texts, "deck": " ".join(texts)}, None, [fault]
         elif fault == "dealer:past-3":
             return {"dealer": 4, "hands": texts}, None, [fault]
         else:

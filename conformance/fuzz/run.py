@@ -109,7 +109,8 @@ def side_checks(config: FuzzConfig, info: EngineInfo, options: dict[str, str], s
     return Mix(faults=faults_for(info.capabilities, info.protocol, sendable) if "setup" in checks else (),
                count="count" in info.capabilities and "count" in checks,
                divide="divide" in info.capabilities and info.protocol >= 2, variants="variant" in checks,
-               observe=observe, batch=batch, games=games, options=dict(options), send_options=send,
+               observe=observe, batch=batch, games=games, count_games=info.protocol >= 3, options=dict(options),
+               send_options=send,
                other_options=tuple(other), unfollowed=frozenset((d, o) for d, o in other if not follows(d, o)))
 
 

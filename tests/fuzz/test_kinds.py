@@ -141,3 +141,36 @@ def test_a_fact_that_fits_two_error_kinds_goes_to_protocol_3_engines_only() -> N
     assert newer >= TWO_KINDS and not TWO_KINDS & older
     assert {"hands:short:active", "deck:short", "seed:largest", "seed:leading-zero"} <= older
     assert not {f.id for f in faults_for(everything, 1, False)} & {"seed:leading-zero", "options:unknown-decision"}
+
+
+def test_the_default_campaign_of_1000_hands_with_seed_0_reaches_every_class_and_says_so() -> None:
+    # slow (tests/conftest.py): the claim of the issue, on the reference against itself (its hands are those
+    # of any candidate that agrees: the reference alone chooses them)
+    report = fuzz(FuzzConfig.of(engine="reference", hands=1000, seed=0, out=None))
+    assert report.ok and report.every_class_reached, report.format()
+    assert report.format().endswith("every kind reached every one of its classes")
+    cov = report.coverage
+    for game_class in ("game:end:void", "game:end:five-tigers", "game:score:12", "game:over"):
+        assert cov[game_class], game_class
+    assert cov["setup:bad-setup"] and cov["setup:malformed"] and cov["count:depth:2"] and cov["count:divide"]
+
+
+class ProtocolTwo(Session):
+    """The reference, speaking protocol 2 only (as the Go engine does)."""
+
+    name = "fake-protocol-two"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        if message.get("cmd") == "hello" and message.get("protocol") != 2:
+            return {"ok": False, "error": {"kind": "unsupported", "message": "protocol 2 only"}}
+        return super().handle(message)
+
+
+def test_a_count_within_a_game_goes_to_protocol_3_engines_only() -> None:
+    # protocol 3 ends a count with the hand in play; a protocol-2 engine may count on into the next deal
+    newer = fuzz(FuzzConfig.of(engine="reference", hands=80, seed=0, out=None, shrink=False))
+    older = fuzz(FuzzConfig.of(engine=ProtocolTwo, hands=80, seed=0, out=None, shrink=False))
+    assert newer.ok and older.ok, older.format()
+    assert "count:in-game" in newer.kind_classes["count"] and "count:in-game" not in older.kind_classes["count"]
+    assert newer.coverage["count:in-game"] and not older.coverage["count:in-game"]
+    assert older.coverage["count:depth:2"] and older.coverage["kind:game"]
