@@ -202,7 +202,8 @@ def compare(check: Check, exchange: Exchange, answer: Any, before: Message | Non
     where = check.kind
 
     def differs(fields: list[str], detail: list[str] | None = None) -> Disagreement:
-        return Disagreement(check.trace, where, fields, ref, got, before, detail=detail or [exchange.request["cmd"]])
+        return Disagreement(check.trace, where, fields, ref, got, before, detail=detail or [exchange.request["cmd"]],
+                            request=exchange.request)
 
     if exchange.compare == "batch":
         if got.get("ok") is not True or not isinstance(got.get("start"), dict) or not got["start"].get("ok"):

@@ -61,7 +61,9 @@ def _fault_table() -> tuple[Fault, ...]:
     table = [Fault(f"hands:{what}:{role}", ("hands",)) for what in HAND_FAULTS for role in ("active", "dreamer")]
     table += [Fault(f"hands:entry:{seat}", ("hands",)) for seat in range(4)]  # the seat a hands fault broke
     table += [Fault(name, ("hands",)) for name in ("hands:misplaced", "hands:three-entries", "hands:as-written",
-                                                  "hands:extra-field", "dealer:past-3")]
+                                                  "dealer:past-3")]
+    # a request that breaks its schema is `malformed` from protocol 2 on (protocol 1 named no kind for it)
+    table += [Fault("hands:extra-field", ("hands",), 2)]
     table += [Fault(name, ("seed",)) for name in ("seed:largest", "seed:zero")]
     table += [Fault(name, ("seed",), 2) for name in ("seed:2^64", "seed:20-digits", "seed:21-digits",
                                                     "seed:negative", "seed:leading-zero")]

@@ -147,6 +147,8 @@ class Disagreement:
     before: Message | None = None
     seat: int | None = None
     detail: list[str] = field(default_factory=list)
+    request: Message | None = None
+    """A side check's request the answers are to (a ``start``, ``state``, ``observe`` or ``count``)."""
 
     @property
     def actions(self) -> int:
@@ -161,9 +163,12 @@ class Disagreement:
             "reject": (f"accepted or misjudged the illegal action {self.trace.steps[-1].action!r}"
                        if self.trace.steps else "misjudged an illegal action"),
             "observe": f"disagrees on seat {self.seat}'s observation ({', '.join(self.detail) or 'observation'})",
-            "setup": f"answers {_answer_text(self.candidate)} where the reference answers "
-                     f"{_answer_text(self.reference)} (to {', '.join(self.detail)} after the {self.trace.setup_kind})",
-            "count": f"disagrees on {', '.join(self.fields)} (to {', '.join(self.detail)} at a state from play)",
+            "setup": (f"answers {_answer_text(self.candidate)} where the reference answers "
+                      f"{_answer_text(self.reference)} to `{', '.join(self.detail)}`"
+                      if self.fields in (["error"], ["accepted"]) else
+                      f"disagrees on {', '.join(self.fields)} in `{', '.join(self.detail)}`")
+                     + f" (setup check: {self.trace.setup_kind})",
+            "count": f"disagrees on {', '.join(self.fields)} of `count` at a state from play",
         }[self.where]
         return f"the candidate {what} {at}"
 

@@ -275,7 +275,7 @@ def _write(report: FuzzReport, candidate: Engine) -> None:
                 report.traces.append(write_trace(
                     f"fuzz-{d.where}-seed{seed}", {
                         "summary": d.summary(), "where": d.where, "fields": d.fields, "detail": d.detail,
-                        "seat": d.seat, "trace": d.trace.as_json(), "reference": d.reference,
+                        "seat": d.seat, "trace": d.trace.as_json(), "request": d.request, "reference": d.reference,
                         "candidate": d.candidate}, out))
         seen: set[str] = set()
         for f in report.failures:

@@ -43,6 +43,11 @@ def test_a_side_check_disagreement_is_reported_and_its_trace_written(tmp_path: A
     text = report.format()
     assert "disagrees on counts" in text and "its trace is written instead" in text, text
     assert report.traces and report.traces[0].exists()
+    import json
+
+    trace = json.loads(report.traces[0].read_text(encoding="utf-8"))
+    assert trace["request"]["cmd"] == "count" and trace["where"] == "count"
+    assert trace["reference"]["counts"] != trace["candidate"]["counts"]
 
 
 class ProtocolOneRecorder(Session):
@@ -75,7 +80,8 @@ def test_a_protocol_1_engine_is_sent_only_what_it_declared_and_still_every_kind(
     seeds = [m["setup"]["seed"] for m in seen if m["cmd"] == "start" and "seed" in m["setup"]]
     assert seeds and all(type(s) is int and 0 <= s < 2**64 for s in seeds)  # protocol 1: integers, valid only
     cov = report.coverage
-    assert cov["setup:bad-setup"] and cov["setup:malformed"] and cov["count:depth:2"] and cov["variant:short"]
+    assert cov["setup:bad-setup"] and cov["count:depth:2"] and cov["variant:short"]
+    assert not cov["setup:malformed"]  # a schema's refusal has an error kind from protocol 2 on
     assert cov["kind:game"] and "divide" not in str(report.kind_classes)
     assert "options:unknown-decision" not in report.kind_classes["setup"]
 
