@@ -30,6 +30,7 @@ SLOW = (
     "tests/fuzz/test_fuzz.py::test_cli_exit_status_and_output",
     "tests/fuzz/test_fuzz.py::test_options_are_the_scenarios_requirements",
     "tests/fuzz/test_guided.py::test_run_jobs_and_merged_shards_give_the_results_of_one_process",
+    "tests/fuzz/test_kinds.py::test_the_default_campaign_of_1000_hands_with_seed_0_reaches_every_class_and_says_so",
     "tests/hostile/test_exit_codes.py::test_every_cell_of_the_exit_status_table_is_true",
     "tests/hostile/test_fault_injection.py::test_reasons_name_the_fault",
     "tests/hostile/test_inputs.py::test_check_honours_the_filters",

@@ -1,8 +1,11 @@
-"""Differential fuzzing of an engine against the reference engine (issues 6 and 11).
+"""Differential fuzzing of an engine against the reference engine (issues 6, 11 and 21).
 
-The reference engine plays a random hand (or, with ``--game``, a whole game)
-and the candidate answers the same requests, in one ``batch`` request if it
+The reference engine plays random hands and whole games (``--game``: games
+only) and the candidate answers the same requests, in one ``batch`` request if it
 declares the capability, else one by one (:mod:`~conformance.fuzz.driver`);
+hands carry side checks (:mod:`~conformance.fuzz.checks`): setups to be
+refused (:mod:`~conformance.fuzz.faults`), counts at states from play, and
+their actions respelled, each only where the candidate's handshake allows;
 their answers are compared on the fields the protocol schemas define
 (:mod:`~conformance.fuzz.fields`). The search (:mod:`~conformance.fuzz.guided`)
 splits a campaign into independent lanes, each steering toward the rule

@@ -28,6 +28,7 @@ from ..safety import (
     timeout_value,
 )
 from .config import (
+    CHECK_KINDS,
     DEFAULT_LANES,
     DEFAULT_OUT,
     CampaignConfig,
@@ -43,9 +44,25 @@ from .moves import SETUP_KINDS
 if TYPE_CHECKING:
     from .search import SearchResult
 
-DESCRIPTION = ("Differential fuzzing: play random hands on the reference engine and a candidate in lockstep, "
-               "compare state and observations at every step, shrink the first disagreement and write it as a "
-               "YAML regression scenario.")
+DESCRIPTION = """\
+Differential fuzzing: the reference engine plays random hands and whole games, and the candidate answers
+the same requests; the first disagreement is shrunk and written as a YAML regression scenario (or, where no
+scenario kind can replay it, as a trace).
+
+The default campaign mixes, each only where the candidate's handshake (capabilities, protocol,
+configurable) allows it:
+  hands      single hands (explicit hands, a deck, a seed, the Five Tigers): state after every action,
+             every seat's observe, and refused probes (same error kind, state and observe unchanged)
+  games      whole games (--setup game), some opened with a hand the search found (a void hand, the Five
+             Tigers, a 12-trick claim): the same comparisons across deals, every hand's outcomes counted
+  setups     a setup to be refused (or accepted at a bound): the error kind, then state and observe
+  counts     count (and divide) of a small depth at a state drawn from the hand's play: exact counts
+  variants   a hand's actions respelled as the protocol allows: accepted alike, the same states
+Every kind prints its coverage: what it sent and which of its classes it reached.
+
+Fast modes: --states last, --observe last|none, --checks none, --setup KIND, --probe-percent 0;
+playout (the default; --no-playout turns it off) lets the reference play a whole hand in one request.
+"""
 
 
 def parse_options(items: list[str]) -> dict[str, str] | None:
@@ -59,6 +76,18 @@ def parse_options(items: list[str]) -> dict[str, str] | None:
                 raise InputError(f"bad --options value {part!r}: expected Dn=OPTION, e.g. D7=any-suit")
             options[decision.strip().upper()] = option.strip()
     return options
+
+
+def parse_checks(text: str) -> tuple[str, ...]:
+    """``--checks``: side-check kinds, comma-separated, or ``none``."""
+    if text.strip() == "none":
+        return ()
+    kinds = tuple(dict.fromkeys(k.strip() for k in text.split(",") if k.strip()))
+    unknown = [k for k in kinds if k not in CHECK_KINDS]
+    if unknown or not kinds:
+        raise argparse.ArgumentTypeError(f"--checks takes {', '.join(CHECK_KINDS)} (comma-separated) or none, "
+                                         f"not {text!r}")
+    return kinds
 
 
 def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -110,6 +139,14 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
                         help="percent of steps that first try an action the reference refuses (default 15)")
     parser.add_argument("--setup", action="append", choices=SETUP_KINDS, default=[],
                         help="setup kinds to draw from (repeatable; default all: hands, seed, deck, tigers)")
+    parser.add_argument("--checks", type=parse_checks, default=CHECK_KINDS, metavar="KINDS",
+                        help="side checks the hands carry, comma-separated (default all: setup,count,variant; "
+                             "'none' for none): setup sends a setup to be refused (every seat's entry, seeds at and "
+                             "past their bounds, decks, options, a game's deals) and compares the error kind, then "
+                             "state and every seat's observe; count compares count (and divide, if declared) at a "
+                             "state drawn from the hand's play; variant sends the hand's actions respelled as the "
+                             "protocol allows (case, card order, short card forms). Each only if the candidate's "
+                             "capabilities and protocol allow it")
     parser.add_argument("--game", action="store_true",
                         help="play whole four-hand games (dealer rotation, void hands, cumulative scores) in "
                              "lockstep instead of single hands; disagreements are written as game scenarios")
@@ -129,7 +166,8 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``fuzz`` subcommand to the runner's CLI (``subparsers`` from ``add_subparsers``)."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "fuzz", help="differential fuzzing against the reference engine", description=DESCRIPTION)
+        "fuzz", help="differential fuzzing against the reference engine", description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     configure(parser)
     parser.set_defaults(func=run)
     return parser
@@ -155,7 +193,7 @@ def config_from_args(args: argparse.Namespace) -> FuzzConfig:
                             batch=False if args.no_batch else None),
         campaign=CampaignConfig(hands=args.hands, seed=args.seed, lanes=lanes, options=parse_options(args.options),
                                 setup_kinds=tuple(dict.fromkeys(args.setup)) or SETUP_KINDS, game=args.game,
-                                probe_percent=max(0, min(100, args.probe_percent))),
+                                probe_percent=max(0, min(100, args.probe_percent)), checks=args.checks),
         compare=CompareConfig(observe=observe, states=args.states),
         strategy=StrategyConfig(search=args.search, playout=not args.no_playout, shrink=not args.no_shrink,
                                 shrink_seconds=args.shrink_seconds if args.shrink_seconds > 0 else None),

@@ -27,6 +27,10 @@ from typing import Any
 from ..errors import ConformanceError
 from .moves import SETUP_KINDS
 
+CHECK_KINDS = ("setup", "count", "variant")
+"""The side checks a hand may carry: a setup to be refused, a count at one of its states, its actions
+respelled (conformance.fuzz.checks)."""
+
 DEFAULT_OUT = Path("fuzz-findings")
 """Relative to the working directory: the fuzzer never writes into the installed package."""
 DEFAULT_LANES = 8
@@ -60,6 +64,7 @@ class CampaignConfig:
     setup_kinds: tuple[str, ...] = SETUP_KINDS
     game: bool = False  # whole four-hand games instead of single hands
     probe_percent: int = 15
+    checks: tuple[str, ...] = CHECK_KINDS  # side checks of the hands (conformance.fuzz.checks)
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,14 @@ A hand ends with a :class:`HandOutcome`: clean, a :class:`Disagreement`, or a
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from ..engine import Engine
 from ..errors import AdapterError, ProtocolViolation
+from .checks import VARIANT_PERCENT, Check, Checks, Mix, compare, respell
 from .compare import (
     differing_result_fields,
     observation_field_differences,
@@ -36,11 +38,12 @@ from .model import (
     Disagreement,
     FuzzerError,
     HandOutcome,
+    RandomChooser,
     Step,
     Trace,
     observe_mode,
 )
-from .moves import GAME_DEALS, GAME_KIND, SETUP_KINDS, Moves
+from .moves import GAME_DEALS, GAME_KIND, HAND_KINDS, SETUP_KINDS, Moves
 from .outcomes import Outcomes
 
 MAX_STEPS = 400
@@ -66,6 +69,7 @@ class Prepared:
     script: list[_Record]
     outcomes: frozenset[str]
     sent: tuple[Message, AdapterError | None] | None = None
+    checks: list[Check] = field(default_factory=list)
 
 
 def _short(value: Any, limit: int = 200) -> str:
@@ -91,9 +95,11 @@ class Lockstep:
         observe: bool | str = True,
         probe_percent: int = 15,
         setup_kinds: tuple[str, ...] = SETUP_KINDS,
+        hand_kinds: tuple[str, ...] = HAND_KINDS,
         batch: bool | None = None,
         states: str = "every",
         playout: bool = False,
+        mix: Mix | None = None,
     ) -> None:
         self.reference = reference
         self.candidate = candidate
@@ -112,7 +118,9 @@ class Lockstep:
         capabilities = reference.ensure_started().capabilities
         self.playout = playout and "playout" in capabilities
         self.outcomes = Outcomes(self.options, "events" in capabilities)
-        self.moves = Moves(self._ref, self.options, setup_kinds, probe_percent)
+        self.moves = Moves(self._ref, self.options, setup_kinds, probe_percent, hand_kinds)
+        self.mix = mix if mix is not None else Mix(variants=False, options=self.options, send_options=send_options)
+        self.checks = Checks(self._ref, self.mix)
         self.requests = 0
 
     # ------------------------------------------------------------------ requests
@@ -181,10 +189,13 @@ class Lockstep:
         """The reference's side of a hand: a :class:`Prepared` playout hand, or (mode ``steps``, where the
         two engines are asked in turn) the whole hand's outcome."""
         trace = Trace(dict(self.options), setup, kind)
+        # the side checks draw from a generator of their own, seeded here: the hand's last choices stay its
+        # play's (the search turns them to steer a claim), and a game opening replays a hand with its checks
+        side = RandomChooser(random.Random(chooser.seed()))
         if mode in ("playout", "probes"):
-            return self._prepare_playout(trace, chooser, probing=mode == "probes")
+            return self._prepare_playout(trace, chooser, probing=mode == "probes", side=side)
         try:
-            return self._play(trace, chooser)
+            return self._play(trace, chooser, side=side)
         except _Failed as failed:
             return HandOutcome(failed.failure.trace, len(failed.failure.trace.steps), failure=failed.failure)
 
@@ -201,7 +212,8 @@ class Lockstep:
             return prepared
         return self._finish_playout(prepared)
 
-    def _prepare_playout(self, trace: Trace, chooser: Chooser, probing: bool = False) -> Prepared:
+    def _prepare_playout(self, trace: Trace, chooser: Chooser, probing: bool = False,
+                         side: Chooser | None = None) -> Prepared:
         """The reference plays the hand in one ``batch`` with ``playout`` (its random player continues the
         chooser's remaining choices); the candidate will answer the same steps.
 
@@ -226,8 +238,24 @@ class Lockstep:
         if probing:
             self._insert_probes(trace, script, chooser)
         outcomes = self.outcomes.reached((e.get("act") for e in entries[1:]),
-                                         [s.rule for s in trace.steps if s.kind == "reject"])
-        return Prepared(trace, script, outcomes)
+                                         [s.rule for s in trace.steps if s.kind == "reject"],
+                                         game=trace.setup_kind == GAME_KIND)
+        side = side or chooser
+        if self.mix.variants and side.below(100) < VARIANT_PERCENT:
+            outcomes |= self._respell(trace, script, side)
+        checks = self.checks.draw(trace, side)
+        return Prepared(trace, script, outcomes | self._side_outcomes(trace, checks), checks=checks)
+
+    def _side_outcomes(self, trace: Trace, checks: list[Check]) -> frozenset[str]:
+        """The coverage ids of a hand's side checks, and of the observations compared after its refusals."""
+        out = {o for check in checks for o in check.outcomes} | {"kind:game" if trace.setup_kind == GAME_KIND else "kind:hand"}
+        if self.observe_mode == "every" and any(s.kind == "reject" for s in trace.steps):
+            out.add("observe:after-refused-action")
+        return frozenset(out)
+
+    def _respell(self, trace: Trace, script: list[_Record], chooser: Chooser) -> frozenset[str]:
+        """Some of the hand's actions respelled, as the reference takes them (:func:`checks.respell`)."""
+        return respell(self._ref, self._start_message(trace.setup, False), trace, script[-1].state, chooser)
 
     def _finish_playout(self, prepared: Prepared) -> HandOutcome:
         """Compare the candidate's answers to a prepared hand. A hand that disagrees or fails is played
@@ -252,7 +280,31 @@ class Lockstep:
                 again.outcomes = outcomes
                 return again
             return HandOutcome(found.trace, len(found.trace.steps), found, outcomes=outcomes)
-        return HandOutcome(trace, len(trace.steps), result=script[-1].state["result"], outcomes=outcomes)
+        return self._checked(trace, prepared.checks, script[-1].state["result"], outcomes)
+
+    def _checked(self, trace: Trace, checks: list[Check], result: Message | None,
+                 outcomes: frozenset[str]) -> HandOutcome:
+        """The hand's outcome once its side checks are compared (its own answers agreed)."""
+        try:
+            found = self._run_checks(checks)
+        except _Failed as failed:
+            return HandOutcome(failed.failure.trace, len(failed.failure.trace.steps), failure=failed.failure,
+                               outcomes=outcomes)
+        if found is not None:
+            return HandOutcome(found.trace, len(found.trace.steps), found, outcomes=outcomes)
+        return HandOutcome(trace, len(trace.steps), result=result, outcomes=outcomes)
+
+    def _run_checks(self, checks: list[Check]) -> Disagreement | None:
+        for check in checks:
+            before: Message | None = None
+            for exchange in check.exchanges:
+                answer = self._cand(check.trace, exchange.request, before)
+                found = compare(check, exchange, answer, before)
+                if found is not None:
+                    return self._judged(found, answer, str(exchange.request["cmd"]))
+                if exchange.request["cmd"] == "state" and exchange.answer.get("ok"):
+                    before = exchange.answer
+        return None
 
     def _insert_probes(self, trace: Trace, script: list[_Record], chooser: Chooser) -> None:
         """Draw probes from the playout's states (each before the action taken in that state), ask the
@@ -298,7 +350,8 @@ class Lockstep:
             message["options"] = dict(self.options)
         return message
 
-    def _play(self, trace: Trace, chooser: Chooser | None, given: list[Step] | None = None) -> HandOutcome:
+    def _play(self, trace: Trace, chooser: Chooser | None, given: list[Step] | None = None,
+              side: Chooser | None = None) -> HandOutcome:
         # The reference plays the whole hand first (its legal actions drive every choice);
         # then the candidate answers the same requests, one by one or in one `batch`.
         ref_start = self._ref(self._start_message(trace.setup, False))
@@ -340,11 +393,14 @@ class Lockstep:
         if self.observe_mode == "last":
             script[-1] = _Record(script[-1].act, ref_state, self._ref_observations())
         outcomes = self.outcomes.reached((r.act for r in script[1:] if r.act is not None and r.act.get("ok")),
-                                         [s.rule for s in trace.steps if s.kind == "reject"])
+                                         [s.rule for s in trace.steps if s.kind == "reject"],
+                                         game=trace.setup_kind == GAME_KIND)
+        checks = self.checks.draw(trace, side) if side is not None else []
+        outcomes |= self._side_outcomes(trace, checks)
         found = self._candidate_batch(trace, script) if self.batch else self._candidate_steps(trace, script)
         if found is not None:
             return HandOutcome(found.trace, len(found.trace.steps), found, outcomes=outcomes)
-        return HandOutcome(trace, len(trace.steps), result=ref_state["result"], outcomes=outcomes)
+        return self._checked(trace, checks, ref_state["result"], outcomes)
 
     @staticmethod
     def _refused(seat: int, action: str, answer: Message) -> Step:
@@ -442,11 +498,11 @@ class Lockstep:
         raise _Failed(CandidateFailure(trace=trace, request=request, status="error", message=message,
                                        reference_state=reference_state))
 
-    def _judged(self, found: Disagreement, raw: Any) -> Disagreement:
+    def _judged(self, found: Disagreement, raw: Any, cmd: str | None = None) -> Disagreement:
         """``found``, once the candidate's answer behind it is known to be schema-valid: an answer that breaks
         its schema (a wrong type, an unknown enum value, NaN) is a protocol error, as the runner calls it,
         never a disagreement about the rules. Checked only here, where the answers already differ."""
-        cmd = {"start": "start", "state": "state", "observe": "observe"}.get(found.where, "act")
+        cmd = cmd or {"start": "start", "state": "state", "observe": "observe"}.get(found.where, "act")
         request: Message = {"cmd": cmd}
         if cmd == "act" and found.trace.steps:
             step = found.trace.steps[-1]

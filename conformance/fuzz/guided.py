@@ -39,14 +39,23 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .checks import is_side
 from .driver import Lockstep, Prepared
 from .model import CandidateFailure, Disagreement, HandOutcome, Trace
+from .moves import GAME_KIND
 
 RARE = 3
 """An outcome met fewer times than this makes its hand worth keeping in the pool."""
 MUTATE_PERCENT = 70
 """Share of hands (once the pool holds something) that start from a kept hand."""
 POOL_LIMIT = 400
+OPENING_PERCENT = 30
+"""Share of hands that, while a game opening waits (below), play it."""
+GAME_OPENINGS = {"end:void": "game:end:void", "end:five-tigers": "game:end:five-tigers",
+                 "score:12": "game:score:12"}
+"""A single hand that reached one of these outcomes, while the lane's games have not reached its game
+class, becomes a game's first hand: the same setup as the game's first deal, the reference's own draws
+replayed (:meth:`Moves.game_opening`). The guidance is the reference's outcomes, never a rule of the fuzzer's."""
 
 
 class RecordingChooser:
@@ -123,6 +132,8 @@ class Lane:
         self.rng = random.Random(f"hakka-fuzz:{seed}:{lane}")
         self.pool: list[_Entry] = []
         self.counts: Counter[str] = Counter()
+        self.openings: dict[str, list[int]] = {}
+        """Game class → the choices of a game opening with a hand that reached its single-hand outcome."""
 
     def _weight(self, outcome: str) -> float:
         """(1 / times met)²; as much as a first meeting when the next of its family (``score:11`` →
@@ -177,23 +188,44 @@ class Lane:
         """
         rng = self.rng
         prefix: list[int] = []
-        if self.pool and rng.randrange(100) < MUTATE_PERCENT:
+        waiting = [target for target in self.openings if not self.counts[target]]
+        if waiting and rng.randrange(100) < OPENING_PERCENT:
+            prefix = self.openings.pop(waiting[0])
+        elif self.pool and rng.randrange(100) < MUTATE_PERCENT:
             # the rarer an entry's rarest outcome, the likelier it is picked
             weights = [max(self._weight(o) for o in e.outcomes) for e in self.pool]
             entry = rng.choices(self.pool, weights)[0]
             prefix = self._mutate(entry)
+            if len(prefix) > entry.setup_len:  # the seed of the side checks (Lockstep.prepare): drawn afresh
+                prefix[entry.setup_len] = rng.getrandbits(64)
         chooser = RecordingChooser(prefix, random.Random(rng.getrandbits(64)))
         mode = lockstep.draw_mode(chooser)
+        mode_len = len(chooser.choices)
         kind, setup = lockstep.draw_setup(chooser)
         setup_len = len(chooser.choices)
         prepared = lockstep.prepare(kind, setup, chooser, mode)
         if isinstance(prepared, Prepared) or prepared.clean:
             outcomes = prepared.outcomes
-            fresh = [o for o in outcomes if self.counts[o] < RARE]
+            # a game is never kept: it reaches many classes at once (its every hand's), so its replays would
+            # crowd out single hands; its own classes come from fresh games and openings (below)
+            fresh = [o for o in outcomes if self.counts[o] < RARE and not is_side(o)] if kind != GAME_KIND else []
             self.counts.update(outcomes)
             if fresh and len(self.pool) < POOL_LIMIT:
-                self.pool.append(_Entry(chooser.choices, setup_len, outcomes))
+                self.pool.append(_Entry(chooser.choices, setup_len, frozenset(o for o in outcomes if not is_side(o))))
+            if mode == "playout" and kind != GAME_KIND:
+                self._keep_opening(lockstep, outcomes, chooser.choices, (mode_len, setup_len), kind)
         return prepared, chooser.choices
+
+    def _keep_opening(self, lockstep: Lockstep, outcomes: frozenset[str], choices: list[int],
+                      lengths: tuple[int, int], kind: str) -> None:
+        """Keep a game opening with this hand for each game class its outcomes lead to (:data:`GAME_OPENINGS`)."""
+        for outcome in sorted(outcomes):
+            target = GAME_OPENINGS.get(outcome)
+            if target is None or self.counts[target] or target in self.openings:
+                continue
+            opening = lockstep.moves.game_opening(choices, *lengths, kind, self.rng.getrandbits(64))
+            if opening is not None:
+                self.openings[target] = opening
 
 
 def _late(rng: random.Random, entry: _Entry) -> int:

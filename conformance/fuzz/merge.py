@@ -222,8 +222,8 @@ def format_campaign(report: dict[str, Any]) -> str:
     coverage: Counter[str] = c.coverage
     classes = report.get("classes", [])
     unreached = [k for k in classes if not coverage.get(k)]
-    lines.append(f"outcome coverage: {len(classes) - len(unreached)}/{len(classes)} rule outcome classes reached "
-                 f"in {c.hands} hand(s)")
+    lines.append(f"outcome coverage: {len(classes) - len(unreached)}/{len(classes)} outcome classes (rules, games "
+                 f"and request kinds) reached in {c.hands} hand(s)")
     if unreached:
         lines.append("  UNREACHED: " + ", ".join(unreached))
     return "\n".join(lines)

@@ -131,8 +131,9 @@ class Disagreement:
 
     ``where``: ``start`` (the setup), ``state`` (a field of ``state`` after the
     last step), ``act`` (the candidate refused a legal action), ``reject`` (it
-    accepted, or refused with another kind, a probe the reference refused) or
-    ``observe``. ``fields`` names what differs; ``reference`` and ``candidate``
+    accepted, or refused with another kind, a probe the reference refused),
+    ``observe``, or a side check (conformance.fuzz.checks): ``setup`` (a setup
+    to be refused, or one at a bound, and the state after it) or ``count``. ``fields`` names what differs; ``reference`` and ``candidate``
     hold the two answers (the whole ``state``, or the two act answers, or the
     two observations of ``seat``). ``before`` is the reference's ``state``
     before the last step.
@@ -146,6 +147,8 @@ class Disagreement:
     before: Message | None = None
     seat: int | None = None
     detail: list[str] = field(default_factory=list)
+    request: Message | None = None
+    """A side check's request the answers are to (a ``start``, ``state``, ``observe`` or ``count``)."""
 
     @property
     def actions(self) -> int:
@@ -160,8 +163,21 @@ class Disagreement:
             "reject": (f"accepted or misjudged the illegal action {self.trace.steps[-1].action!r}"
                        if self.trace.steps else "misjudged an illegal action"),
             "observe": f"disagrees on seat {self.seat}'s observation ({', '.join(self.detail) or 'observation'})",
+            "setup": (f"answers {_answer_text(self.candidate)} where the reference answers "
+                      f"{_answer_text(self.reference)} to `{', '.join(self.detail)}`"
+                      if self.fields in (["error"], ["accepted"]) else
+                      f"disagrees on {', '.join(self.fields)} in `{', '.join(self.detail)}`")
+                     + f" (setup check: {self.trace.setup_kind})",
+            "count": f"disagrees on {', '.join(self.fields)} of `count` at a state from play",
         }[self.where]
         return f"the candidate {what} {at}"
+
+
+def _answer_text(answer: Message) -> str:
+    if answer.get("ok"):
+        return "ok"
+    error = answer.get("error")
+    return str(error.get("kind")) if isinstance(error, dict) else repr(answer)[:80]
 
 
 @dataclass

@@ -17,13 +17,18 @@ from ..notation import CANONICAL_DECK, VERBS_ALONE, card_text, cards, normalize_
 from .endpoints import Message
 from .model import Chooser, FuzzerError
 
-SETUP_KINDS = ("hands", "seed", "deck", "tigers")
-"""How a hand is set up. ``hands``: explicit hands from a random partition;
+HAND_KINDS = ("hands", "seed", "deck", "tigers")
+"""How a single hand is set up. ``hands``: explicit hands from a random partition;
 ``seed``: the candidate deals by D33; ``deck``: by D2 from a random deck order;
 ``tigers``: explicit hands where one active player holds the Five Tigers (TIG-1),
 or, one time in four, only the four suited 1s."""
 GAME_KIND = "game"
-"""A whole game (``--game``): four counting hands from seeded deals, played in lockstep."""
+"""A whole game: four counting hands, its first deal drawn as a single hand's setup is (so that a hand
+the search found can open a game), the later ones seeded."""
+SETUP_KINDS = (*HAND_KINDS, GAME_KIND)
+"""The default mix: single hands of every setup, and whole games."""
+SETUP_WEIGHTS = {"hands": 45, "seed": 30, "deck": 15, "tigers": 10, GAME_KIND: 8}
+"""How often each kind is drawn, of the kinds a campaign plays (a game is about five hands long)."""
 GAME_DEALS = 16
 """Deals given to a game: enough for its 4 counting hands and the void or uncounted ones between."""
 FIVE_TIGERS = ("Sup1", "Gon1", "Zok1", "Sin1", "WanSin")
@@ -35,39 +40,66 @@ class Moves:
     """Setups, picks and probes for one campaign (``ask`` sends a request to the reference)."""
 
     def __init__(self, ask: Callable[[Message], Message], options: Mapping[str, str],
-                 setup_kinds: tuple[str, ...] = SETUP_KINDS, probe_percent: int = 15) -> None:
+                 setup_kinds: tuple[str, ...] = SETUP_KINDS, probe_percent: int = 15,
+                 hand_kinds: tuple[str, ...] = HAND_KINDS) -> None:
         self.ask = ask
         self.options = dict(options)
         self.setup_kinds = setup_kinds
+        self.hand_kinds = hand_kinds
+        """The hand kinds the candidate takes (for a game's first deal when only games are played)."""
         self.probe_percent = probe_percent
         self._kinds: dict[str, str] = {}
 
     def draw_setup(self, chooser: Chooser) -> tuple[str, dict[str, Any]]:
-        """A random setup; the simplest choice (0) is explicit hands."""
-        kinds = self.setup_kinds
-        # weights 45/30/15/10 over the kinds given, simplest first
-        if kinds == (GAME_KIND,):
-            first_dealer = chooser.below(4)
-            rng = random.Random(chooser.seed())
-            return GAME_KIND, {"game": {"first_dealer": first_dealer,
-                                        "deals": [{"seed": rng.getrandbits(64)} for _ in range(GAME_DEALS)]}}
-        weights = {"hands": 45, "seed": 30, "deck": 15, "tigers": 10}
-        total = sum(weights[k] for k in kinds)
-        pick = chooser.below(total)
-        kind = kinds[-1]
+        """A random setup of one of the campaign's kinds; the simplest choice (0) is explicit hands."""
+        kind = self._pick(chooser, self.setup_kinds)
+        if kind != GAME_KIND:
+            return kind, self._hand_setup(chooser, kind)
+        first_kind = self._pick(chooser, self.deal_kinds)
+        first = self._hand_setup(chooser, first_kind)
+        rng = random.Random(chooser.seed())
+        deals = [{k: v for k, v in first.items() if k != "dealer"}]
+        deals += [{"seed": rng.getrandbits(64)} for _ in range(GAME_DEALS - 1)]
+        return GAME_KIND, {"game": {"first_dealer": first["dealer"], "deals": deals}}
+
+    @property
+    def deal_kinds(self) -> tuple[str, ...]:
+        """The kinds a game's first deal is drawn from: the campaign's hand kinds (all, with games only)."""
+        return tuple(k for k in self.setup_kinds if k != GAME_KIND) or self.hand_kinds
+
+    @staticmethod
+    def _pick(chooser: Chooser, kinds: tuple[str, ...]) -> str:
+        pick = chooser.below(sum(SETUP_WEIGHTS[k] for k in kinds))
         for k in kinds:
-            if pick < weights[k]:
-                kind = k
-                break
-            pick -= weights[k]
+            if pick < SETUP_WEIGHTS[k]:
+                return k
+            pick -= SETUP_WEIGHTS[k]
+        return kinds[-1]
+
+    @staticmethod
+    def pick_value(kind: str, kinds: tuple[str, ...]) -> int:
+        """The choice that makes :meth:`_pick` over ``kinds`` pick ``kind``."""
+        return sum(SETUP_WEIGHTS[k] for k in kinds[:kinds.index(kind)])
+
+    def game_opening(self, choices: list[int], mode_len: int, setup_len: int, kind: str, seed: int) -> list[int] | None:
+        """The choices of a game whose first hand is the single hand of ``choices`` (its setup of ``kind``
+        drawn from ``choices[mode_len:setup_len]``, then its playout's draws), played on with the later deals
+        seeded from ``seed``: the reference replays that hand as the game's first (None if games or that
+        kind of first deal are not played)."""
+        if GAME_KIND not in self.setup_kinds or kind not in self.deal_kinds:
+            return None
+        return [*choices[:mode_len], self.pick_value(GAME_KIND, self.setup_kinds), self.pick_value(kind, self.deal_kinds),
+                *choices[mode_len + 1:setup_len], seed, *choices[setup_len:]]
+
+    def _hand_setup(self, chooser: Chooser, kind: str) -> dict[str, Any]:
         dealer = chooser.below(4)
         seed = chooser.seed()
         if kind == "seed":
-            return kind, {"dealer": dealer, "seed": seed}
+            return {"dealer": dealer, "seed": seed}
         deck = list(CANONICAL_DECK)
         random.Random(seed).shuffle(deck)
         if kind == "deck":
-            return kind, {"dealer": dealer, "deck": " ".join(deck)}
+            return {"dealer": dealer, "deck": " ".join(deck)}
         dreamer = (dealer + 2) % 4
         if kind == "tigers":
             holder = (dealer, (dealer + 1) % 4, (dealer + 3) % 4)[chooser.below(3)]
@@ -91,7 +123,7 @@ class Moves:
             for seat in range(4):
                 want = 1 if seat == dreamer else 12
                 hands[seat] = [deck.pop() for _ in range(want)]
-        return kind, {"dealer": dealer, "hands": [card_text(h) for h in hands]}
+        return {"dealer": dealer, "hands": [card_text(h) for h in hands]}
 
     def maybe_probe(self, state: Message, chooser: Chooser) -> tuple[int, str] | None:
         """A probe to try before the next action in ``state``, or None (no probe drawn, or none found)."""

@@ -66,21 +66,78 @@ class FuzzReport:
     def errored_lanes(self) -> list[LaneResult]:
         return [lane for lane in self.lanes if lane.error is not None]
 
+    kind_classes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The coverage classes of each side-check kind (conformance.fuzz.checks.Mix.classes)."""
+    kinds: tuple[str, ...] = ()
+    """The setup kinds played (conformance.fuzz.moves)."""
+
     @property
     def unreached(self) -> list[Any]:
+        """The rule and game outcome classes no hand reached."""
         return [c for c in self.classes if not self.coverage.get(c.id)]
 
+    @property
+    def unreached_kinds(self) -> dict[str, list[str]]:
+        """Of each side-check kind, the classes no hand reached."""
+        out = {kind: [c for c in ids if not self.coverage.get(c)] for kind, ids in self.kind_classes.items()}
+        return {kind: ids for kind, ids in out.items() if ids}
+
+    @property
+    def every_class_reached(self) -> bool:
+        return bool(self.classes) and not self.unreached and not self.unreached_kinds
+
     def coverage_lines(self) -> list[str]:
+        """What every kind of request covered: rule outcomes, games, setups, counts, observations, variants."""
         if not self.classes:
             return ["outcome coverage: not measured (the reference reports no outcomes)"]
-        reached = len(self.classes) - len(self.unreached)
-        lines = [f"outcome coverage: {reached}/{len(self.classes)} rule outcome classes reached in "
-                 f"{self.search.hands} {'game' if self.config.campaign.game else 'hand'}(s)"]
-        rare = sorted((self.coverage[c.id], c.id) for c in self.classes if 0 < self.coverage.get(c.id, 0) < 5)
+        rules = [c for c in self.classes if not c.id.startswith("game:")]
+        unreached = [c for c in rules if not self.coverage.get(c.id)]
+        games = self.coverage.get("kind:game", 0)
+        lines = [f"outcome coverage: {len(rules) - len(unreached)}/{len(rules)} rule outcome classes reached in "
+                 f"{self.search.hands} {'game' if self.config.campaign.game else 'hand'}(s)"
+                 + (f" (every hand of the {games} game(s) counted)" if games and not self.config.campaign.game else "")]
+        rare = sorted((self.coverage[c.id], c.id) for c in rules if 0 < self.coverage.get(c.id, 0) < 5)
         if rare:
             lines.append("  rarely reached: " + ", ".join(f"{cid} ×{n}" for n, cid in rare))
-        if self.unreached:
-            lines.append("  UNREACHED: " + ", ".join(f"{c.id} ({c.rule})" for c in self.unreached))
+        if unreached:
+            lines.append("  UNREACHED: " + ", ".join(f"{c.id} ({c.rule})" for c in unreached))
+        lines += self._kind_lines(games)
+        if not self.every_class_reached:
+            lines.append("NOT every class reached: see UNREACHED above")
+        else:
+            lines.append("every kind reached every one of its classes")
+        return lines
+
+    def _kind_lines(self, games: int) -> list[str]:
+        cov, lines = self.coverage, []
+        game_classes = [c for c in self.classes if c.id.startswith("game:")]
+        if game_classes:
+            missing = [c.id for c in game_classes if not cov.get(c.id)]
+            lines.append(f"games: {games} whole game(s), {cov.get('game:over', 0)} to game over; game outcome "
+                         f"classes {len(game_classes) - len(missing)}/{len(game_classes)} reached"
+                         + ("; " + ", ".join(f"{c.id} ×{cov.get(c.id, 0)}" for c in game_classes[1:])))
+            if missing:
+                lines.append("  UNREACHED: " + ", ".join(missing))
+        text = {
+            "setup": lambda: (f"setups: {sum(cov.get(f'setup:{k}', 0) for k in _SETUP_ANSWERS)} sent besides the hands' "
+                              "own, compared on the error kind (then state and every seat's observe): "
+                              + ", ".join(f"{k} ×{cov.get(f'setup:{k}', 0)}" for k in _SETUP_ANSWERS)),
+            "count": lambda: (f"counts: {cov.get('count:depth:1', 0) + cov.get('count:depth:2', 0)} compared at "
+                              f"states from play (depth 1 ×{cov.get('count:depth:1', 0)}, depth 2 "
+                              f"×{cov.get('count:depth:2', 0)}, divide ×{cov.get('count:divide', 0)}, in a game "
+                              f"×{cov.get('count:in-game', 0)})"),
+            "variant": lambda: ("action text variants: " + ", ".join(
+                f"{v.split(':')[1]} ×{cov.get(v, 0)}" for v in self.kind_classes["variant"])
+                + " hand(s) sent respelled actions, first taken by the reference"),
+            "observe": lambda: (f"observe after refusals: every seat's observation compared in "
+                                f"{cov.get('observe:after-refused-action', 0)} hand(s) after a refused action, "
+                                f"{cov.get('observe:after-refused-setup', 0)} time(s) after a refused setup"),
+        }
+        for kind, ids in self.kind_classes.items():
+            missing = [c for c in ids if not cov.get(c)]
+            lines.append(text[kind]() + f"; classes {len(ids) - len(missing)}/{len(ids)} reached")
+            if missing:
+                lines.append("  UNREACHED: " + ", ".join(missing))
         return lines
 
     @property
@@ -180,8 +237,12 @@ class FuzzReport:
             "duration": round(self.seconds, 3),
         }
         data.update(campaign_json(config, self.options, self.observe_mode, self.lane_ids, self.lanes,
-                                  [c.id for c in self.classes]))
+                                  [c.id for c in self.classes]
+                                  + [k for ids in self.kind_classes.values() for k in ids]))
         return data
+
+
+_SETUP_ANSWERS = ("malformed", "bad-setup", "unsupported", "accepted")
 
 
 def engine_json(spec: str, info: Mapping[str, Any]) -> dict[str, Any]:

@@ -14,20 +14,22 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ..engine import Engine
+from ..engine import Engine, EngineInfo
 from ..errors import AdapterError
 from ..paths import default_spec_dir
 from ..safety import signal_name
 from ..setups import start_request
 from ..specdata import load_spec_data
+from .checks import Mix
 from .config import FuzzConfig, FuzzConfigError
 from .driver import Lockstep
 from .endpoints import default_schemas, open_candidate, reference_engine
+from .faults import faults_for, other_options
 from .guided import LaneResult, combine, shard_lanes, trim
 from .model import CandidateFailure
 from .model import observe_mode as driver_observe_mode
-from .moves import GAME_KIND
-from .outcomes import Outcomes
+from .moves import GAME_KIND, HAND_KINDS, SETUP_KINDS
+from .outcomes import GAME_CLASSES, Outcomes
 from .report import FuzzReport, _options_text
 from .scenario import (
     Verifier,
@@ -69,6 +71,49 @@ def _decide_options(config: FuzzConfig, candidate: Engine, reference: Engine) ->
     return chosen, info.configurable
 
 
+KIND_NEEDS = {"hands": ("hands",), "tigers": ("hands",), "deck": ("deck",), "seed": ("seed",),
+              GAME_KIND: ("game", "seed")}
+"""The capabilities a setup kind needs (a game's later deals are seeded)."""
+
+
+def setup_kinds(config: FuzzConfig, capabilities: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The setup kinds to play, and the hand kinds a game's first deal may take: those asked (``--game``:
+    games only) that the candidate's capabilities allow. The default mix leaves out what it does not
+    declare; a kind asked for by name that it does not declare is a FuzzConfigError."""
+    asked = (GAME_KIND,) if config.campaign.game else config.campaign.setup_kinds
+    takes = {k for k, needs in KIND_NEEDS.items() if all(c in capabilities for c in needs)}
+    hand_kinds = tuple(k for k in HAND_KINDS if k in takes)
+    missing = [k for k in asked if k not in takes]
+    if missing and (config.campaign.game or asked != SETUP_KINDS):
+        raise FuzzConfigError("the candidate does not declare what these setups need: " + ", ".join(
+            f"{k} ({' and '.join(KIND_NEEDS[k])})" for k in missing))
+    kinds = tuple(k for k in asked if k in takes)
+    if not kinds or not hand_kinds:
+        raise FuzzConfigError("the candidate declares none of the setups hands, deck or seed")
+    return kinds, hand_kinds
+
+
+def side_checks(config: FuzzConfig, info: EngineInfo, options: dict[str, str], send: bool, observe: bool,
+                batch: bool, games: bool) -> Mix:
+    """What the side checks may send the candidate (conformance.fuzz.checks): faults its capabilities and
+    protocol allow, options if it takes them (or under protocol 3), counts if it declares ``count``."""
+    spec = load_spec_data(config.output.spec_dir or default_spec_dir())
+    takes_options = info.configurable or bool(info.follows)
+    sendable = takes_options or info.protocol >= 3
+
+    def follows(decision: str, option: str) -> bool:
+        return info.configurable or option in info.follows.get(decision, ())
+
+    other = other_options(spec.decisions or {}, options, lambda _d, _o: True) if sendable else []
+    checks = config.campaign.checks
+    return Mix(faults=faults_for(info.capabilities, info.protocol, sendable) if "setup" in checks else (),
+               count="count" in info.capabilities and "count" in checks,
+               divide="divide" in info.capabilities and info.protocol >= 2, variants="variant" in checks,
+               observe=observe, batch=batch, games=games, count_games=info.protocol >= 3, options=dict(options),
+               send_options=send,
+               other_options=tuple(other), unfollowed=frozenset((d, o) for d, o in other if not follows(d, o)))
+
+
 class _Campaign:
     """One campaign's engines and lockstep, decided from the config and the candidate's handshake."""
 
@@ -101,12 +146,15 @@ class _Campaign:
         batch = config.engine.batch
         # `batch` is a protocol-2 request (spec/PROTOCOL.md): never sent to an engine that answered protocol 1
         self.batch = ("batch" in info.capabilities and info.protocol >= 2) if batch is None else batch
+        self.kinds, self.hand_kinds = setup_kinds(config, info.capabilities)
+        self.mix = side_checks(config, info, self.options, self.send, self.observe_mode != "none", self.batch,
+                               GAME_KIND in self.kinds)
 
     def lockstep(self, reference: Engine, candidate: Engine) -> Lockstep:
         config = self.config
-        kinds = (GAME_KIND,) if config.campaign.game else config.campaign.setup_kinds
         return Lockstep(reference, candidate, self.options, send_options=self.send, observe=self.observe_mode,
-                        probe_percent=config.campaign.probe_percent, setup_kinds=kinds, batch=self.batch,
+                        probe_percent=config.campaign.probe_percent, setup_kinds=self.kinds,
+                        hand_kinds=self.hand_kinds, batch=self.batch, mix=self.mix,
                         states=config.compare.states, playout=config.strategy.playout and self.strategy.playout)
 
     def fresh(self) -> tuple[Lockstep, Callable[[], None]]:
@@ -132,14 +180,16 @@ def fuzz(config: FuzzConfig, progress: Callable[[SearchResult], None] | None = N
             lane_ids = shard_lanes(config.campaign.lanes, config.split.shard)
         except ValueError as exc:
             raise FuzzConfigError(str(exc)) from None
-        classes = plan_outcomes(run.options)
-        plan = Plan(config, run.lockstep(run.reference, run.candidate), lane_ids,
-                    tuple(c.id for c in classes), run.fresh, progress)
+        classes = plan_outcomes(run.options, GAME_KIND in run.kinds)
+        kind_classes = run.mix.classes()
+        plan = Plan(config, run.lockstep(run.reference, run.candidate), lane_ids, tuple(c.id for c in classes),
+                    run.fresh, progress)
         report = FuzzReport(engine=run.candidate.label, options=run.options, config=config,
                             search=SearchResult(), candidate_info=run.info.as_json(),
                             observe=run.observe_mode != "none")
         report.observe_mode, report.batch, report.lane_ids, report.classes = (
             run.observe_mode, run.batch, lane_ids, classes)
+        report.kind_classes, report.kinds = kind_classes, run.kinds
         try:
             report.search = strategy.search(plan)
         except KeyboardInterrupt as exc:  # SIGINT, or SIGTERM as conformance.safety.Terminated
@@ -153,8 +203,9 @@ def fuzz(config: FuzzConfig, progress: Callable[[SearchResult], None] | None = N
         run.reference.close()
 
 
-def plan_outcomes(options: dict[str, str]) -> tuple[Any, ...]:
-    return Outcomes(options).classes()
+def plan_outcomes(options: dict[str, str], games: bool = False) -> tuple[Any, ...]:
+    """The rule outcome classes under ``options``, and with ``games`` the game classes."""
+    return Outcomes(options).classes() + (GAME_CLASSES if games else ())
 
 
 def _keep_finished(report: FuzzReport, plan: Plan, started: float) -> None:
@@ -209,6 +260,8 @@ def _write(report: FuzzReport, candidate: Engine) -> None:
                           + (f", shrunk to {d.actions} action(s)." if report.search.shrunk is not None else "."))
 
             def build(explicit: bool) -> dict[str, Any] | None:
+                if d.where in ("setup", "count"):  # a side check's: no scenario kind replays it; its trace is kept
+                    return None
                 return disagreement_scenario(d, spec, explicit=explicit, engine_name=f"The engine {name!r}",
                                              provenance=provenance)
 
@@ -222,7 +275,7 @@ def _write(report: FuzzReport, candidate: Engine) -> None:
                 report.traces.append(write_trace(
                     f"fuzz-{d.where}-seed{seed}", {
                         "summary": d.summary(), "where": d.where, "fields": d.fields, "detail": d.detail,
-                        "seat": d.seat, "trace": d.trace.as_json(), "reference": d.reference,
+                        "seat": d.seat, "trace": d.trace.as_json(), "request": d.request, "reference": d.reference,
                         "candidate": d.candidate}, out))
         seen: set[str] = set()
         for f in report.failures:

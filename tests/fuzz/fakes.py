@@ -19,7 +19,10 @@ from typing import Any
 if __name__ == "__main__":  # as a subprocess engine, from any directory
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from reference_engine.profile import DEFAULT_PROFILE
 from reference_engine.wire import Session
+
+DEFAULTS = DEFAULT_PROFILE.options()
 
 
 class CrashOnSecondPass(Session):
@@ -75,7 +78,9 @@ class AcceptsWrongSeat(Session):
 
 
 class FixedAnySuit(Session):
-    """Not configurable: always plays under D7=any-suit and ignores the options it is sent."""
+    """Not configurable: always plays under D7=any-suit. Options it is sent (protocol 3 sends a refused
+    setup's) are answered as spec/PROTOCOL.md says: what the rules do not have is ``bad-setup``, another
+    option than the one it follows ``unsupported``, its own (or a default) as if not sent."""
 
     name = "fake-fixed-any-suit"
 
@@ -86,6 +91,15 @@ class FixedAnySuit(Session):
             answer["options"] = {"D7": "any-suit"}
             return answer
         if message.get("cmd") in ("start", "pattern"):
+            sent = message.get("options")
+            if isinstance(sent, dict) and sent:
+                scratch = Session()  # the rules' and the schema's refusals first, without changing this session
+                scratch.handle({"cmd": "hello", "protocol": 3})
+                answer = scratch.handle(message)
+                if not answer.get("ok"):
+                    return answer
+                if any(o != ("any-suit" if d == "D7" else DEFAULTS.get(d)) for d, o in sent.items()):
+                    return {"ok": False, "error": {"kind": "unsupported", "message": "follows D7=any-suit only"}}
             message = {**message, "options": {"D7": "any-suit"}}
         return super().handle(message)
 
@@ -253,3 +267,92 @@ class RoundOutsidePlaying(Session):
         if message.get("cmd") == "state" and answer.get("ok") and answer.get("round") is None:
             answer["round"] = {"leader": answer["dealer"], "plays": []}
         return answer
+
+
+# ------------------------------------------------------------------ faults only one kind of request meets
+
+
+class SeedPastItsBound(Session):
+    """Takes a seed above 2^64 - 1 (protocol 2's decimal strings) as that seed modulo 2^64, where D33 has
+    no such seed and the protocol says ``bad-setup`` (spec/PROTOCOL.md "Which error wins", 6): only a setup
+    to be refused sends one."""
+
+    name = "fake-seed-past-its-bound"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        setup = message.get("setup")
+        if message.get("cmd") in ("start", "batch") and isinstance(setup, Mapping):
+            seed = setup.get("seed")
+            if isinstance(seed, str) and seed.isdigit() and len(seed) <= 20 and int(seed) >= 2**64:
+                message = {**message, "setup": {**setup, "seed": str(int(seed) % 2**64)}}
+        return super().handle(message)
+
+
+class MiscountsDepthTwo(Session):
+    """Counts one sequence too many at depth 2 (in ``counts`` and in ``divide``'s first entry): only a count meets it."""
+
+    name = "fake-miscounts-depth-two"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if message.get("cmd") == "count" and answer.get("ok") and len(answer["counts"]) == 2 and answer["counts"][1]:
+            answer["counts"][1] += 1
+            if answer.get("divide"):
+                first = next(iter(answer["divide"]))
+                answer["divide"][first] += 1
+        return answer
+
+
+class RefusesShortForms(Session):
+    """Refuses an action naming a card in a short form (``S9``, ``n1``, ``W``) as malformed, which
+    spec/PROTOCOL.md "Action text" makes legal: only a respelled action meets it."""
+
+    name = "fake-refuses-short-forms"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        if message.get("cmd") == "act" and _short_form(message.get("action")):
+            return {"ok": False, "error": {"kind": "malformed", "message": "cards are written in full"}}
+        if message.get("cmd") == "batch" and any(_short_form(s.get("action")) for s in message.get("steps", [])):
+            return {"ok": False, "error": {"kind": "malformed", "message": "cards are written in full"}}
+        return super().handle(message)
+
+
+def _short_form(action: Any) -> bool:
+    return isinstance(action, str) and any(len(word) <= 2 for word in action.split()[1:])
+
+
+class ShowsTheDreamerAfterARefusedSetup(Session):
+    """After a refused ``start``, shows the Dreamer's card to every seat in ``observe`` (as if the refused
+    hand had been half set up), while ``state`` is unchanged: only the observations after a refused setup meet it."""
+
+    name = "fake-shows-the-dreamer-after-a-refused-setup"
+    refused = False
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if message.get("cmd") in ("start", "batch"):
+            self.refused = message.get("cmd") == "start" and not answer.get("ok")
+        elif message.get("cmd") == "act" and answer.get("ok"):
+            self.refused = False
+        elif message.get("cmd") == "observe" and answer.get("ok") and self.refused and self.hand is not None:
+            dreamer = answer["observation"]["dreamer"]
+            answer["observation"]["dreamer_card"] = super().handle({"cmd": "observe", "seat": dreamer})[
+                "observation"]["dreamer_card"]
+        return answer
+
+
+class IgnoresOptions(Session):
+    """Not configurable, and takes every ``options`` it is sent as if none were sent, where protocol 3 wants
+    ``bad-setup`` for an unknown decision and ``unsupported`` for an option it does not follow: only a
+    setup to be refused sends it options."""
+
+    name = "fake-ignores-options"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        if message.get("cmd") == "hello":
+            answer = super().handle(message)
+            answer["configurable"] = False
+            return answer
+        if message.get("cmd") in ("start", "pattern") and "options" in message:
+            message = {k: v for k, v in message.items() if k != "options"}
+        return super().handle(message)

@@ -190,7 +190,8 @@ def test_accepting_an_illegal_action_is_a_reject_scenario(tmp_path: Path) -> Non
     d = report.disagreement
     assert d is not None and d.where == "reject"
     assert report.written and report.written[0].verified, report.format()
-    steps = yaml.safe_load(report.written[0].path.read_text())["scenarios"][0]["trajectory"]["steps"]
+    (scenario,) = yaml.safe_load(report.written[0].path.read_text())["scenarios"]
+    steps = (scenario.get("trajectory") or scenario["game"])["steps"]  # the default mix plays games too
     assert steps[-1]["error"] == "illegal" and "reject" in steps[-1]
 
 

@@ -273,11 +273,17 @@ def test_the_reference_plays_every_guided_hand_in_one_request_and_probes_in_one_
     assert report.ok
     # one hand in four probes (drawn: about 50), the others are plain playouts
     assert 25 < modes.count("probes") < 80 and modes.count("playout") == 200 - modes.count("probes")
-    # every hand is one playout request; a probing hand one more batch (when it drew a probe); no step requests
+    # every hand is one playout request; a probing hand one more batch (when it drew a probe), a respelled
+    # hand one more, a count one more; no step requests but the side checks' (a setup refused, a count)
+    cov = report.coverage
     assert asked.count("batch+playout") == 200
-    assert 0 < asked.count("batch") <= modes.count("probes")
-    assert asked.count("start") == 1  # the options checked once, before the campaign
-    assert set(asked) <= {"batch+playout", "batch", "pattern", "start"}, set(asked)
+    counts = cov["count:depth:1"] + cov["count:depth:2"]
+    assert 0 < asked.count("batch") <= modes.count("probes") + cov["kind:hand"] + counts
+    setups = sum(cov[f"setup:{k}"] for k in ("malformed", "bad-setup", "unsupported", "accepted"))
+    assert setups and asked.count("start") == 1 + 2 * setups  # the options checked once; two starts per setup
+    assert asked.count("count") == counts and counts
+    assert asked.count("state") == setups + counts and asked.count("observe") == 4 * setups
+    assert set(asked) <= {"batch+playout", "batch", "pattern", "start", "state", "observe", "count"}, set(asked)
     assert report.coverage and any(k.startswith("refusal:") for k in report.coverage)  # probes were answered
     modes.clear()
     assert fuzz(FuzzConfig.of(engine="reference", hands=20, seed=0, out=None, playout=False)).ok
