@@ -32,7 +32,7 @@ from ..yamlsource import pointer_of
 from .guided import Campaign, HandRecord, LaneResult, combine
 
 SAME = ("engine", "strategy", "mode", "seed", "hands", "lanes", "options", "observe", "probe_percent", "playout",
-        "setup_kinds", "classes")
+        "setup_kinds", "checks", "classes")
 """What the shards of one campaign have in common: its identity."""
 MAX_DEPTH = 32
 """A report nests about eight levels; anything much deeper is not one."""

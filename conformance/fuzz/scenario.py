@@ -362,13 +362,15 @@ def write_verified(build: Any, out_dir: Path, verifier: Verifier | None, explici
     reproduce, write the original setup instead. ``None`` if nothing can be written."""
     attempts = [True, False] if explicit_first else [False]
     last: Written | None = None
+    last_setup: Any = None
     for explicit in attempts:
         scenario = build(explicit)
         if scenario is None:
             return None
         body = scenario.get("trajectory") or scenario["game"]
-        if not explicit and last is not None and body["setup"] == _load_setup(last.path):
+        if not explicit and last is not None and body["setup"] == last_setup:
             break  # the setup was explicit already: nothing else to try
+        last_setup = body["setup"]
         if last is not None:
             last.path.unlink(missing_ok=True)
         path = write(scenario, out_dir, header)
@@ -381,17 +383,6 @@ def write_verified(build: Any, out_dir: Path, verifier: Verifier | None, explici
             return written
         last = written
     return last
-
-
-def _load_setup(path: Path) -> Any:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        scenario = data["scenarios"][0]
-        return (scenario.get("trajectory") or scenario["game"])["setup"]
-    except Exception:  # noqa: BLE001
-        return None
-
-
 
 
 def disagreement_needs_original_setup(d: Disagreement) -> bool:

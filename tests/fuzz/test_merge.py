@@ -92,6 +92,7 @@ HOSTILE: dict[str, tuple[Callable[[list[Report]], list[Any]], str]] = {
     "another engine version": (_edit(lambda r: r["engine"].update(version="9.9")), "r1.json: /engine"),
     "another seed": (_edit(lambda r: r.update(seed=8)), "r1.json: /seed: not a shard of the campaign of"),
     "other options": (_edit(lambda r: r.update(options={"D7": "any-suit"})), "r1.json: /options"),
+    "other side checks": (_edit(lambda r: r.update(checks=["count"])), "r1.json: /checks: not a shard of"),
     "another strategy": (_edit(lambda r: r.update(strategy="hypothesis")), "r1.json: /strategy"),
     "version 99": (_edit(lambda r: r.update(version=99)), "r1.json: /version: 2 was expected"),
     "a report of version 1": (_edit(lambda r: r.update(version=1)), "r1.json: /version"),
