@@ -19,6 +19,9 @@ from typing import Final
 
 from .errors import MalformedError, SetupError
 
+COMPILED: Final = not __file__.endswith(".py")
+"""Is this the engine's compiled build (mypyc, setup.py) rather than the pure one? ``reference_engine.COMPILED``."""
+
 SUITS: Final = ("Sup", "Gon", "Zok", "Sin")
 """Suit names, highest first (CARDS-2): suit index 0 is the highest."""
 
@@ -137,20 +140,23 @@ def _slices_text(mask: int) -> str:
     return " ".join(parts)
 
 
+_INTERNED: list[Card] = []
+"""The 37 cards, once built (below the class)."""
+
+
 class Card:
-    """One card. Instances are interned: ``Card.parse('Sup9') is Card.parse('S9')``."""
+    """One card. Instances are interned: ``Card.parse('Sup9') is Card.parse('S9') is Card(8)``."""
 
     __slots__ = ("index",)
     index: int
 
-    def __new__(cls, index: int) -> Card:
-        if not isinstance(index, int) or not 0 <= index < DECK_SIZE:
+    def __new__(cls, index: object) -> Card:
+        # ``object``, not ``int``: a compiled build would refuse a str with a bare TypeError; and a bool is no index
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < DECK_SIZE:
             raise MalformedError(f"{index!r} is not a card index (0-36)", rule="CARDS-1")
-        return _CARDS[index]
-
-    @classmethod
-    def _make(cls, index: int) -> Card:
-        card = object.__new__(cls)
+        if index < len(_INTERNED):
+            return _INTERNED[index]
+        card = super().__new__(cls)  # only while the 37 are built (both builds allow this, not object.__new__)
         object.__setattr__(card, "index", index)
         return card
 
@@ -188,7 +194,8 @@ class Card:
         return (Card, (self.index,))
 
 
-_CARDS: Final = tuple(Card._make(i) for i in range(DECK_SIZE))
+_INTERNED.extend(Card(i) for i in range(DECK_SIZE))
+_CARDS: Final = tuple(_INTERNED)
 ALL_CARDS: Final = _CARDS
 
 

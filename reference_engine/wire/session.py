@@ -24,9 +24,10 @@ from __future__ import annotations
 import traceback
 from collections import deque
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from .. import __version__
+from .._mypyc import mypyc_attr
 from ..actions import Action
 from ..cards import Cards, mask_text
 from ..errors import HakkaError, IllegalActionError, SetupError
@@ -75,6 +76,7 @@ def request_problem(message: Any, protocol: int = PROTOCOL_VERSIONS[-1]) -> str 
     return None if problem is None else f"bad {command.name} request: {problem}"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # test fakes subclass it; compiled, it refuses them otherwise
 class Session:
     """One conversation with a runner: at most one hand or game at a time.
 
@@ -82,7 +84,7 @@ class Session:
     speak the protocol through the same code.
     """
 
-    name = "hakka-reference"
+    name: ClassVar[str] = "hakka-reference"  # a class attribute that subclasses override, in both builds
     count_node_limit: int | None = COUNT_NODE_LIMIT
     """A bound on the positions one ``count`` may visit (``None``: no bound)."""
     batch_answer_limit: int = BATCH_ANSWER_LIMIT

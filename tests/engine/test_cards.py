@@ -202,7 +202,7 @@ def test_seeded_deck_is_deterministic_and_seed_dependent() -> None:
 @pytest.mark.parametrize("index", [-1, 37, 1.5])
 def test_card_index_out_of_range_is_malformed(index: object) -> None:
     with pytest.raises(MalformedError):
-        Card(index)  # type: ignore[arg-type]
+        Card(index)
 
 
 @pytest.mark.parametrize("seed", [-1, 2**64])

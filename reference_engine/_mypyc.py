@@ -1,0 +1,23 @@
+"""``mypyc_attr`` for the two builds of the engine (setup.py): mypyc reads it, Python ignores it.
+
+mypyc reads ``@mypyc_attr(...)`` on a class at compile time (by the name
+``mypy_extensions.mypyc_attr``, which is what the type checker sees here); at
+run time the decorator is a no-op, so neither build needs ``mypy_extensions``
+installed: the engine stays standard-library only. This module stays
+interpreted (setup.py's ``INTERPRETED``): compiled, its ``else`` branch would be
+dropped as unreachable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+_T = TypeVar("_T")
+
+if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr as mypyc_attr
+else:
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:
+        return lambda cls: cls
