@@ -111,4 +111,5 @@ def _builds_extensions() -> bool:
                for arg in sys.argv[1:])
 
 
-setup(ext_modules=ext_modules() if _builds_extensions() else [])
+if __name__ == "__main__":  # setuptools runs this file as __main__; tests/builds imports it
+    setup(ext_modules=ext_modules() if _builds_extensions() else [])

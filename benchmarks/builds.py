@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILDS = ROOT / "build" / "hakka-builds"
@@ -62,6 +64,30 @@ def run_in(tree: Path, argv: list[str], timeout: float | None = None) -> str:
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed in {tree}:\n{proc.stdout}{proc.stderr}")
     return proc.stdout
+
+
+def measure_json(tree: Path, argv: list[str]) -> dict[str, Any]:
+    """Run a benchmark script in ``tree``'s build; the JSON object its last stdout line prints."""
+    return dict(json.loads(run_in(tree, argv).strip().splitlines()[-1]))
+
+
+def paired(argvs: dict[str, tuple[Path, list[str]]], rounds: int, key: str) -> dict[str, list[dict[str, Any]]]:
+    """Run each named (tree, argv) once per round, in turn, so that a change of load hits every one alike.
+
+    Returns every run's JSON by name; ``key`` names the figure a progress line shows.
+    """
+    results: dict[str, list[dict[str, Any]]] = {name: [] for name in argvs}
+    for number in range(1, rounds + 1):
+        for name, (tree, argv) in argvs.items():
+            results[name].append(measure_json(tree, argv))
+        shown = "  ".join(f"{name} {runs[-1][key]:,.0f}" for name, runs in results.items())
+        print(f"   round {number}/{rounds}: {shown}", file=sys.stderr, flush=True)
+    return results
+
+
+def best(runs: list[dict[str, Any]], key: str) -> float:
+    """The best figure of the runs (the least disturbed by other work on the machine)."""
+    return max(float(run[key]) for run in runs)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -127,32 +127,35 @@ class Profile:
                 )
 
     @classmethod
-    def from_options(cls, options: Mapping[str, str]) -> "Profile":
+    def from_options(cls, options: Mapping[str, object]) -> "Profile":
         """Build a profile from ``{decision ID: option ID}``; the rest default (cached: every
-        ``start`` and ``pattern`` request builds one)."""
+        ``start`` and ``pattern`` request builds one). Anything but an option of the decision is a
+        :class:`SetupError`, whatever its type."""
         if not isinstance(options, Mapping):
             raise SetupError(f"options are a mapping of decision IDs to option IDs, not {options!r}")
+        # read as objects: a compiled build would check the declared str types with a bare TypeError
+        items: tuple[tuple[object, object], ...] = tuple(options.items())
         try:
-            key = (cls, tuple(sorted(options.items())))
+            key = (cls, frozenset(items))
             cached = _FROM_OPTIONS.get(key)
-        except TypeError:  # unhashable or unorderable input: build it, and let it raise
+        except TypeError:  # unhashable input: build it, and let it raise
             key, cached = None, None
         if cached is not None:
             return cached
-        profile = cls._from_options(options)
+        profile = cls._from_options(items)
         if key is not None and len(_FROM_OPTIONS) < 4096:
             _FROM_OPTIONS[key] = profile
         return profile
 
     @classmethod
-    def _from_options(cls, options: Mapping[str, str]) -> "Profile":
-        changes: dict[str, str] = {}
-        for decision, option in options.items():
-            if decision not in _BY_ID:
+    def _from_options(cls, items: tuple[tuple[object, object], ...]) -> "Profile":
+        changes: dict[str, object] = {}
+        for decision, option in items:
+            if not isinstance(decision, str) or decision not in _BY_ID:
                 raise SetupError(
                     f"unknown decision {decision!r}: decisions are D1-D{len(DECISIONS)} (spec/decisions.yaml)"
                 )
-            changes[_BY_ID[decision][0]] = option
+            changes[_BY_ID[decision][0]] = option  # __post_init__ refuses anything but an option
         return replace(cls(), **changes)  # type: ignore[arg-type]
 
     def options(self) -> dict[str, str]:
@@ -175,7 +178,7 @@ _BY_KEY: Final = {key: (d, opts) for d, key, opts in DECISIONS}
 assert [d for d, _k, _o in DECISIONS] == [f"D{i}" for i in range(1, len(DECISIONS) + 1)]
 
 DEFAULT_PROFILE: Final = Profile()
-_FROM_OPTIONS: dict[tuple[Any, ...], Profile] = {}
+_FROM_OPTIONS: dict[tuple[type[Profile], frozenset[tuple[object, object]]], Profile] = {}
 
 
 def every_option_profile() -> list[Profile]:
