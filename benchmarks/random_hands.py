@@ -81,6 +81,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"hands: {args.hands}  actions: {total_actions}  ({total_actions / args.hands:.1f} per hand)")
     print(f"wall: {elapsed:.2f} s  hands/s {args.hands / elapsed:,.0f}  actions/s {total_actions / elapsed:,.0f}")
     print(f"cpu:  {cpu:.2f} s  hands/s {args.hands / cpu:,.0f}  actions/s {total_actions / cpu:,.0f}")
+    figures = {"build": build, "hands": args.hands, "actions": total_actions, "hands_per_cpu_s": args.hands / cpu,
+               "hands_per_s": args.hands / elapsed}
     if args.memory:  # a separate, slower pass: tracemalloc distorts the timing above
         tracemalloc.start()
         hand = Hand.from_seed(dealer=0, seed=args.seed, profile=profile)
@@ -88,9 +90,9 @@ def main(argv: list[str] | None = None) -> None:
         _current, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         print(f"peak memory while playing one hand: {peak / 1024:.0f} KiB")
+        figures["peak_kib"] = peak / 1024
     if args.json:
-        print(json.dumps({"build": build, "hands": args.hands, "actions": total_actions,
-                          "hands_per_cpu_s": args.hands / cpu, "hands_per_s": args.hands / elapsed}))
+        print(json.dumps(figures))
 
 
 def side_by_side(args: argparse.Namespace) -> None:
@@ -99,7 +101,7 @@ def side_by_side(args: argparse.Namespace) -> None:
 
     script = str(Path(__file__).resolve())
     common = ["--builds", "here", "--json", "--hands", str(args.hands), "--seed", str(args.seed)]
-    common += [f"--profile={item}" for item in args.profile]
+    common += [f"--profile={item}" for item in args.profile] + (["--memory"] if args.memory else [])
     yardstick = [str(ROOT / "benchmarks" / "bitmask_player.py"), "--json", "--hands", str(args.hands),
                  "--seed", str(args.seed)]
     runs = {"pure": (pure_tree(), [script, *common]), "compiled": (compiled_tree(), [script, *common])}
@@ -110,7 +112,9 @@ def side_by_side(args: argparse.Namespace) -> None:
     actions = {name: {r["actions"] for r in rs} for name, rs in results.items()}
     figures = {name: best(rs, "hands_per_cpu_s") for name, rs in results.items()}
     for name, figure in figures.items():
-        print(f"   {name:10} {figure:9,.0f} hands/s   actions {sorted(actions[name])}")
+        memory = results[name][-1].get("peak_kib")
+        shown = f"   peak memory of one hand {memory:.0f} KiB" if memory is not None else ""
+        print(f"   {name:10} {figure:9,.0f} hands/s   actions {sorted(actions[name])}{shown}")
     print(f"   compiled / pure      {figures['compiled'] / figures['pure']:.2f}x  (target >= 2.5x)")
     if "yardstick" in figures:
         print(f"   compiled / yardstick {figures['compiled'] / figures['yardstick']:.2f}x  (target >= 1.3x)")
