@@ -20,7 +20,9 @@ compiled, and why the others stay interpreted, is :data:`INTERPRETED` below.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -101,7 +103,8 @@ def ext_modules() -> list[Extension]:
         return []
     _say(f"compiling {len(engine_modules())} engine modules with mypyc")
     # The configuration of pyproject.toml's [tool.mypy] applies (strict); opt level 3 is mypyc's default.
-    extensions = mypycify(engine_modules(), opt_level="3", target_dir=str(ROOT / "build" / "mypyc"))
+    # target_dir relative to this folder (the cwd of every build): setuptools refuses absolute source paths
+    extensions = mypycify(engine_modules(), opt_level="3", target_dir="build/mypyc")
     return cast(list[Extension], extensions)  # setuptools' Extension: setuptools is imported above
 
 
@@ -111,5 +114,14 @@ def _builds_extensions() -> bool:
                for arg in sys.argv[1:])
 
 
+def _fresh_build_base() -> str:
+    """A build folder of this run only: setuptools' build/ keeps files of earlier builds (a .so of a module
+    no longer compiled, a module since moved), and a wheel packs everything in it."""
+    base = tempfile.mkdtemp(prefix="hakka-cards-build-")
+    atexit.register(shutil.rmtree, base, True)
+    return base
+
+
 if __name__ == "__main__":  # setuptools runs this file as __main__; tests/builds imports it
-    setup(ext_modules=ext_modules() if _builds_extensions() else [])
+    setup(ext_modules=ext_modules() if _builds_extensions() else [],
+          options={"build": {"build_base": _fresh_build_base()}})
