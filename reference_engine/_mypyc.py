@@ -1,4 +1,4 @@
-"""``mypyc_attr`` for the two builds of the engine (setup.py): mypyc reads it, Python ignores it.
+"""``mypyc_attr`` for the two builds of the engine (setup.py): mypyc reads it, Python ignores it; and :func:`blank`.
 
 mypyc reads ``@mypyc_attr(...)`` on a class at compile time (by the name
 ``mypy_extensions.mypyc_attr``, which is what the type checker sees here); at
@@ -21,3 +21,14 @@ else:
 
     def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:
         return lambda cls: cls
+
+
+def blank(cls: type[_T]) -> _T:
+    """An instance of ``cls`` without ``__init__`` (what ``object.__new__(cls)`` gives a plain class).
+
+    For a class that builds its instances field by field (``Hand``): compiled
+    classes refuse ``object.__new__``, and mypyc cannot compile ``cls.__new__(cls)``;
+    here, interpreted, it reaches the compiled class's own ``__new__``, which
+    skips ``__init__`` for a ``@mypyc_attr(serializable=True)`` class.
+    """
+    return cls.__new__(cls)

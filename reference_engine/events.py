@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
-from .actions import CALL, CLAIM, CONTINUE, DECLINE, DISCARD, PASS, PLAY, TIGERS, Action
+from .actions import CALL, CLAIM, CONTINUE, DECLINE, PASS, TIGERS, Action, discard_action, play_action
 from .cards import FULL_DECK, Cards, mask_text, parse_mask
 from .errors import MalformedError
 from .patterns import Kind
@@ -172,7 +172,7 @@ class Played(Event):
 
     @property
     def action(self) -> Action:
-        return Action._trusted(PLAY, self.mask)
+        return play_action(self.mask)
 
     def __str__(self) -> str:
         return f"{self.seat} play {mask_text(self.mask)} ({self.kind.value})"
@@ -211,7 +211,7 @@ class Discarded(Event):
 
     @property
     def action(self) -> Action | None:
-        return Action._trusted(DISCARD, self.mask) if self.mask else None
+        return discard_action(self.mask) if self.mask else None
 
     def seen_by(self, seat: int) -> Discarded:
         if seat == self.seat or not self.mask:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from .actions import Action
+from ._mypyc import mypyc_attr
 from .errors import SetupError
 from .events import Event, GameEnded, HandDealt
 from .hand import Hand, Phase
@@ -35,7 +35,7 @@ Deal = Mapping[str, object]
 """One deal: ``{"hands": [...]}``, ``{"deck": "..."}`` or ``{"seed": n}``."""
 
 
-def deal_hand(dealer: int, deal: Deal, profile: Profile, *, rules: Rules = DEFAULT_RULES) -> Hand:
+def deal_hand(dealer: object, deal: Deal, profile: Profile, *, rules: Rules = DEFAULT_RULES) -> Hand:
     """Deal one hand from a deal description (explicit hands, a deck order or a seed)."""
     keys = set(deal) & {"hands", "deck", "seed"}
     if len(keys) != 1:
@@ -56,6 +56,7 @@ def deal_hand(dealer: int, deal: Deal, profile: Profile, *, rules: Rules = DEFAU
     return Hand.from_seed(dealer, seed, profile, rules=rules)
 
 
+@mypyc_attr(serializable=True)  # compiled: pickle and deepcopy (learning libraries clone games; setup.py)
 class Game:
     """Hands dealt one after the other from ``deals`` until 4 count (D31).
 
@@ -65,7 +66,7 @@ class Game:
 
     def __init__(
         self,
-        first_dealer: int,
+        first_dealer: object,  # object: see Hand.apply
         deals: Sequence[Deal],
         profile: Profile = DEFAULT_PROFILE,
         *,
@@ -98,7 +99,7 @@ class Game:
     def to_act(self) -> int | None:
         return None if self.over else self.hand.to_act
 
-    def apply(self, seat: int, action: Action | str) -> tuple[Event, ...]:
+    def apply(self, seat: object, action: object) -> tuple[Event, ...]:
         """Apply an action to the current hand; deal the next hand when it ends. Return the events it caused:
         the hand's (:meth:`Hand.apply`), then the next deal (:class:`~reference_engine.events.HandDealt`)
         or the end of the game (:class:`~reference_engine.events.GameEnded`).

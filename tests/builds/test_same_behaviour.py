@@ -66,11 +66,6 @@ def test_an_error_pickles_with_its_fields() -> None:
 
 # ------------------------------------------------------------ wrongly typed arguments
 
-_COMPILED_TO_COME = pytest.mark.xfail(
-    reference_engine.COMPILED, strict=True,
-    reason="compiled game.py and scoring.py (Game's int first_dealer, HandResult's pickling): fixed with issue 16's "
-           "rewrite of those files (events)")
-
 WRONG_CALLS: list[tuple[str, Callable[[], object], type[HakkaError]]] = [
     ("Card(True)", lambda: Card(True), MalformedError),
     ("Card('3')", lambda: Card("3"), MalformedError),
@@ -78,27 +73,21 @@ WRONG_CALLS: list[tuple[str, Callable[[], object], type[HakkaError]]] = [
     ("Profile(single_beats=3)", lambda: Profile(single_beats=3), SetupError),  # type: ignore[arg-type]
     ("Profile.from_options({'D7': 3})", lambda: Profile.from_options({"D7": 3}), SetupError),
     ("Profile.from_options(['D7'])", lambda: Profile.from_options(["D7"]), SetupError),  # type: ignore[arg-type]
-    ("Hand.from_seed('0', 1)", lambda: Hand.from_seed("0", 1), SetupError),  # type: ignore[arg-type]
+    ("Hand.from_seed('0', 1)", lambda: Hand.from_seed("0", 1), SetupError),
     ("Hand.from_seed(True, 1)", lambda: Hand.from_seed(True, 1), SetupError),
-    ("Hand.deal(None, ...)", lambda: Hand.deal(None, ["Sup1"] * 4), SetupError),  # type: ignore[arg-type]
-    ("Game(first_dealer='0')", lambda: Game("0", [{"seed": 1}]), SetupError),  # type: ignore[arg-type]
+    ("Hand.deal(None, ...)", lambda: Hand.deal(None, ["Sup1"] * 4), SetupError),
+    ("Game(first_dealer='0')", lambda: Game("0", [{"seed": 1}]), SetupError),
     ("Game(first_dealer=True)", lambda: Game(True, [{"seed": 1}]), SetupError),
 ]
-_GAME_CALLS = {"Game(first_dealer='0')", "Game(first_dealer=True)"}
 
 
-@pytest.mark.parametrize(("call", "error"), [
-    pytest.param(f, e, id=n, marks=[_COMPILED_TO_COME] if n in _GAME_CALLS else []) for n, f, e in WRONG_CALLS])
+@pytest.mark.parametrize(("call", "error"), [pytest.param(f, e, id=n) for n, f, e in WRONG_CALLS])
 def test_a_wrongly_typed_argument_raises_the_engines_own_error(call: Callable[[], object], error: type[HakkaError]) -> None:
     with pytest.raises(error):
         call()
 
 
-_TO_COME = pytest.mark.xfail(strict=True, reason="Hand.apply's fast path compares the seat with ==: fixed with "
-                                                 "issue 16's hand.py (events)")
-
-
-@pytest.mark.parametrize("seat", [pytest.param(True, marks=_TO_COME), "1", pytest.param(1.0, marks=_TO_COME), None])
+@pytest.mark.parametrize("seat", [True, "1", 1.0, None])
 def test_a_seat_that_is_no_int_is_refused_by_every_move_and_question(seat: Any) -> None:
     hand = Hand.from_seed(dealer=1, seed=1)  # seat 1 to act: True == 1.0 == 1
     with pytest.raises(HakkaError):
@@ -171,7 +160,7 @@ CLONES: list[tuple[str, Callable[[Any], Any]]] = [
 
 
 @pytest.mark.parametrize("clone", [c for _n, c in CLONES], ids=[n for n, _c in CLONES])
-@pytest.mark.parametrize("steps", [0, 7, pytest.param(200, marks=_COMPILED_TO_COME)])
+@pytest.mark.parametrize("steps", [0, 7, 200])
 def test_a_hand_round_trips_and_plays_on_alike(clone: Callable[[Hand], Hand], steps: int) -> None:
     rng = random.Random(steps)
     hand = _played(Hand.from_seed(dealer=1, seed=99, profile=Profile.from_options({"D12": "may-discard"})), rng, steps)
@@ -192,7 +181,6 @@ def test_a_cloned_hand_is_independent() -> None:
     assert hand.history == [] and hand.to_act == 0
 
 
-@_COMPILED_TO_COME
 @pytest.mark.parametrize("clone", [c for _n, c in CLONES], ids=[n for n, _c in CLONES])
 def test_a_game_round_trips_and_plays_on_alike(clone: Callable[[Game], Game]) -> None:
     rng = random.Random(3)
