@@ -56,7 +56,9 @@ def deal_hand(dealer: object, deal: Deal, profile: Profile, *, rules: Rules = DE
     return Hand.from_seed(dealer, seed, profile, rules=rules)
 
 
-@mypyc_attr(serializable=True)  # compiled: pickle and deepcopy (learning libraries clone games; setup.py)
+# A plain class in both builds (its methods still compile): pickle and deepcopy must rebuild it without
+# __init__ (learning libraries clone games), which a compiled class with an __init__ does not allow.
+@mypyc_attr(native_class=False)
 class Game:
     """Hands dealt one after the other from ``deals`` until 4 count (D31).
 

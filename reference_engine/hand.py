@@ -576,7 +576,7 @@ class Hand:
 
     # ------------------------------------------------------------ observation
 
-    def observation(self, seat: int) -> Observation:
+    def observation(self, seat: object) -> Observation:
         """What ``seat`` may see now (OBS-1, D32).
 
         Two states that differ only in cards hidden from ``seat`` give equal
@@ -584,5 +584,4 @@ class Hand:
         """
         from .observation import observe
 
-        check_seat(seat, "seat")
-        return observe(self, seat)
+        return observe(self, check_seat(seat, "seat"))
