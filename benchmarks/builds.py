@@ -27,8 +27,8 @@ BUILDS = ROOT / "build" / "hakka-builds"
 
 def _sources_hash() -> str:
     digest = hashlib.sha256()
-    for path in sorted([*(ROOT / "reference_engine").glob("*.py"), ROOT / "setup.py", ROOT / "pyproject.toml"]):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in sorted([*(ROOT / "reference_engine").rglob("*.py"), ROOT / "setup.py", ROOT / "pyproject.toml"]):
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -131,8 +131,9 @@ class Session:
             return error(exc.kind, str(exc), exc.rule)
         except RecursionError:
             return error("malformed", "not a protocol request: nested too deeply")
-        except Exception as exc:  # noqa: BLE001 - an engine bug is the engine's error, not the caller's
-            return self._fault(exc)
+        except Exception as fault:  # noqa: BLE001 - an engine bug is the engine's error, not the caller's
+            # its own name: compiled, a name bound by two except clauses keeps the first one's type (HakkaError)
+            return self._fault(fault)
 
     def _refusal(self, command: Command, message: Mapping[str, Any]) -> Message | None:
         """Steps 2-4 of the module's order: the refusal of a request its handler must not see, or ``None``."""
