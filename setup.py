@@ -37,8 +37,6 @@ INTERPRETED = {
     "__init__.py": "only re-exports; the package stays importable as a folder of sources",
     "__main__.py": "`python -m reference_engine` runs it as a script, which a compiled module cannot be",
     "_mypyc.py": "its no-op `mypyc_attr` is the `else` of a TYPE_CHECKING test, which mypyc drops as unreachable",
-    "events.py": "its Event subclasses narrow the base's `seat: int | None` to `int` (a precise type for readers), "
-                 "which native classes cannot; a hand's events are cached lookups, so compiling them gains little",
 }
 """Engine modules left interpreted, and why."""
 

@@ -51,6 +51,7 @@ from .events import (
     Event,
     HandEnded,
     Played,
+    SeatEvent,
     discarded,
     played,
     round_won,
@@ -250,7 +251,7 @@ class Hand:
     @property
     def history(self) -> list[tuple[int, Action]]:
         """Every action taken so far, as ``(seat, action)``: the action events of :attr:`events`."""
-        return [(e.seat, a) for e in self.events if (a := e.action) is not None and e.seat is not None]
+        return [(e.seat, a) for e in self.events if isinstance(e, SeatEvent) and (a := e.action) is not None]
 
     @property
     def leader(self) -> int:

@@ -30,6 +30,7 @@ import pytest
 import reference_engine
 from reference_engine import Card, Cards, Game, HakkaError, Hand, MalformedError, Profile, Rules, SetupError
 from reference_engine.errors import IllegalActionError
+from reference_engine.events import Event, parse_event
 from reference_engine.wire import Session
 
 
@@ -149,6 +150,7 @@ def _played(hand: Hand, rng: random.Random, steps: int) -> Hand:
 def _same_hand(a: Hand, b: Hand) -> None:
     assert a.notation() == b.notation()
     assert a.history == b.history
+    assert a.events == b.events and [type(e) for e in a.events] == [type(e) for e in b.events]
     assert (a.profile, type(a.rules), a.result) == (b.profile, type(b.rules), b.result)
     assert [str(x) for x in a.legal_actions()] == [str(x) for x in b.legal_actions()]
 
@@ -172,6 +174,24 @@ def test_a_hand_round_trips_and_plays_on_alike(clone: Callable[[Hand], Hand], st
     rng.setstate(state)
     _played(twin, rng, 500)
     _same_hand(hand, twin)
+
+
+EVENT_TEXTS = [
+    "1 call (privileged)", "3 pass", "1 play Gon3 Gon4 Gon5 (run)", "3 discard Sup2 Gon4", "1 discard (3 face down)",
+    "0 wins 3 tricks", "1 promotes Sup8 Gon7 to Elders", "0 may claim", "0 claim (automatic)", "0 continue",
+    "1 may show the Five Tigers", "1 tigers", "1 decline",
+    "hand ends (claim): winner 3, tricks 7, dreamer count 8, deltas 0 -12 8 4, next dealer 1, counts",
+    "deal 2: dealer 1", "game over: scores 4 -2 0 -2",
+]
+
+
+@pytest.mark.parametrize("clone", [c for _n, c in CLONES], ids=[n for n, _c in CLONES])
+@pytest.mark.parametrize("text", EVENT_TEXTS)
+def test_every_kind_of_event_round_trips_alike(clone: Callable[[Event], Event], text: str) -> None:
+    # compiled, a frozen dataclass refuses pickle's field-by-field restore: events travel as their text
+    event = parse_event(text)
+    twin = clone(event)
+    assert twin == event and type(twin) is type(event) and hash(twin) == hash(event) and str(twin) == text
 
 
 def test_a_cloned_hand_is_independent() -> None:
