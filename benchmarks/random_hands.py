@@ -27,31 +27,52 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # appended, not put first: a build on PYTHONPATH (benchmarks/builds.py) wins
 
 import reference_engine
-from reference_engine import Action, Hand, Profile
-from reference_engine.actions import DISCARD
+from reference_engine import Hand, Profile
+from reference_engine.actions import discard_action
 from reference_engine.cards import indices
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def play_random_hand(hand: Hand, rng: random.Random) -> int:
-    """Play ``hand`` to its end with uniform random actions; return the number of actions."""
+    """Play ``hand`` to its end with uniform random actions; return the number of actions.
+
+    A thin driver, so that the figure is the engine's: per action one ``legal_actions``,
+    one draw and one ``apply``, with the methods bound once; a discard draws its cards
+    as card bits and takes the engine's cached action (``discard_action``: the option
+    made it legal, so no check is repeated here). The draws are the same as ever (one
+    ``randrange`` over the entries, then a ``sample`` of the option's cards), so the
+    hands played, and ``bitmask_player.py``'s, do not change.
+    """
     actions = 0
-    sample = rng.sample
-    while hand.to_act is not None:
-        legal = hand.legal_actions()
+    randrange, sample = rng.randrange, rng.sample
+    legal_actions, apply = hand.legal_actions, hand.apply
+    seat = hand.to_act
+    while seat is not None:
+        legal = legal_actions()
         options = legal.actions
-        n = len(options) + (1 if legal.discard is not None else 0)
-        pick = rng.randrange(n)
-        if pick < len(options):
-            action = options[pick]
+        option = legal.discard
+        n = len(options)
+        pick = randrange(n + 1 if option is not None else n)
+        if pick < n:
+            apply(seat, options[pick])
         else:
-            assert legal.discard is not None
-            cards = sample(list(indices(legal.discard.allowed)), legal.discard.count)
-            action = Action(DISCARD, sum(1 << c for c in cards))
-        hand.apply(hand.to_act, action)
+            assert option is not None
+            apply(seat, discard_action(sum(sample(_bits(option.allowed), option.count))))
         actions += 1
+        seat = hand.to_act
     return actions
+
+
+_BITS: dict[int, list[int]] = {}
+
+
+def _bits(mask: int) -> list[int]:
+    """The card bits of ``mask``, in card order (cached: the draw only reads the list)."""
+    bits = _BITS.get(mask)
+    if bits is None:
+        bits = _BITS[mask] = [1 << i for i in indices(mask)]
+    return bits
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,4 +1,4 @@
-"""``mypyc_attr`` for the two builds of the engine (setup.py): mypyc reads it, Python ignores it; and :func:`blank`.
+"""``mypyc_attr`` and ``i64`` for the two builds of the engine (setup.py): mypyc reads it, Python ignores it; and :func:`blank`.
 
 mypyc reads ``@mypyc_attr(...)`` on a class at compile time (by the name
 ``mypy_extensions.mypyc_attr``, which is what the type checker sees here); at
@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, TypeVar
 _T = TypeVar("_T")
 
 if TYPE_CHECKING:
+    from mypy_extensions import i64 as i64  # compiled: a signed 64-bit machine word, whose arithmetic wraps
     from mypy_extensions import mypyc_attr as mypyc_attr
 else:
+    i64 = int  # interpreted: a plain int (no wrapping: code that relies on it says so, cards.seeded_deck)
 
     def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:
         return lambda cls: cls
