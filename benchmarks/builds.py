@@ -52,6 +52,22 @@ def pure_tree() -> Path:
     return ROOT
 
 
+def main_pure_tree(ref: str = "main") -> Path | None:
+    """The pure engine of ``ref`` (git), unpacked under ``build/hakka-builds/``: today's pure build, to pair
+    this checkout's pure build with (the pure build must not get slower). ``None`` outside a git checkout."""
+    try:
+        sha = subprocess.run(["git", "rev-parse", ref], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    target = BUILDS / f"{ref}-pure-{sha[:12]}"
+    if not (target / "reference_engine").is_dir():
+        target.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "archive", sha, "reference_engine"], cwd=ROOT, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target
+
+
 def build_env(tree: Path) -> dict[str, str]:
     """The environment that makes a subprocess import the engine of ``tree``."""
     return {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}

@@ -27,9 +27,16 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # appended, not put first: a build on PYTHONPATH (benchmarks/builds.py) wins
 
 import reference_engine
-from reference_engine import Hand, Profile
-from reference_engine.actions import discard_action
+from reference_engine import Action, Hand, Profile
+from reference_engine.actions import DISCARD
 from reference_engine.cards import indices
+
+try:
+    from reference_engine.actions import discard_action
+except ImportError:  # an older engine (main's pure build, paired with this one): the same action, uncached
+
+    def discard_action(mask: int) -> Action:
+        return Action(DISCARD, mask)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -97,7 +104,7 @@ def main(argv: list[str] | None = None) -> None:
         hand = Hand.from_seed(dealer=i % 4, seed=rng.getrandbits(64), profile=profile)
         total_actions += play_random_hand(hand, rng)
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    build = "compiled" if reference_engine.COMPILED else "pure"
+    build = "compiled" if getattr(reference_engine, "COMPILED", False) else "pure"
     print(f"profile: {profile.changed() or 'defaults'}  build: {build}")
     print(f"hands: {args.hands}  actions: {total_actions}  ({total_actions / args.hands:.1f} per hand)")
     print(f"wall: {elapsed:.2f} s  hands/s {args.hands / elapsed:,.0f}  actions/s {total_actions / elapsed:,.0f}")
@@ -118,7 +125,7 @@ def main(argv: list[str] | None = None) -> None:
 
 def side_by_side(args: argparse.Namespace) -> None:
     """Pure, compiled and the yardstick, in turns; the best round of each, and their ratios."""
-    from benchmarks.builds import best, compiled_tree, paired, pure_tree
+    from benchmarks.builds import best, compiled_tree, main_pure_tree, paired, pure_tree
 
     script = str(Path(__file__).resolve())
     common = ["--builds", "here", "--json", "--hands", str(args.hands), "--seed", str(args.seed)]
@@ -126,6 +133,9 @@ def side_by_side(args: argparse.Namespace) -> None:
     yardstick = [str(ROOT / "benchmarks" / "bitmask_player.py"), "--json", "--hands", str(args.hands),
                  "--seed", str(args.seed)]
     runs = {"pure": (pure_tree(), [script, *common]), "compiled": (compiled_tree(), [script, *common])}
+    main_tree = main_pure_tree()
+    if main_tree is not None:
+        runs["main pure"] = (main_tree, [script, *common])
     if not args.profile:  # the yardstick plays the default decisions only
         runs["yardstick"] = (pure_tree(), yardstick)
     print(f"random hands, {args.hands} a run, best of {args.rounds} paired rounds (hands per CPU second):")
@@ -140,6 +150,8 @@ def side_by_side(args: argparse.Namespace) -> None:
     if "yardstick" in figures:
         print(f"   compiled / yardstick {figures['compiled'] / figures['yardstick']:.2f}x  (target >= 1.3x)")
         print(f"   pure / yardstick     {figures['pure'] / figures['yardstick']:.2f}x")
+    if "main pure" in figures:
+        print(f"   pure / main's pure   {figures['pure'] / figures['main pure']:.2f}x  (target >= 1.0x)")
     if len({frozenset(a) for a in actions.values()}) != 1:
         raise SystemExit("the builds (or the yardstick) played different hands: their action counts differ")
 

@@ -10,7 +10,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 from typing import Final
@@ -148,12 +147,39 @@ def discard_action(mask: int) -> Action:
     return action
 
 
-@dataclass(frozen=True, slots=True)
 class DiscardOption:
-    """"Discard any ``count`` distinct cards of ``allowed``": one entry for up to 924 actions."""
+    """"Discard any ``count`` distinct cards of ``allowed``": one entry for up to 924 actions.
 
+    A small immutable value, like :class:`Action` (not a frozen dataclass: compiled, a
+    dataclass's ``__init__`` stays interpreted, and a follower who cannot beat makes one
+    at nearly every turn). It compares and hashes as its ``(count, allowed)``.
+
+    >>> DiscardOption(2, 0b111)
+    DiscardOption(count=2, allowed=7)
+    """
+
+    __slots__ = ("count", "allowed")
     count: int
     allowed: int
+
+    def __init__(self, count: int, allowed: int) -> None:
+        object.__setattr__(self, "count", count)  # __setattr__ below refuses every other change
+        object.__setattr__(self, "allowed", allowed)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("DiscardOption is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DiscardOption) and other.count == self.count and other.allowed == self.allowed
+
+    def __hash__(self) -> int:
+        return hash((self.count, self.allowed))
+
+    def __reduce__(self) -> tuple[type[DiscardOption], tuple[int, int]]:
+        return (DiscardOption, (self.count, self.allowed))
+
+    def __repr__(self) -> str:
+        return f"DiscardOption(count={self.count}, allowed={self.allowed})"
 
     def allows(self, mask: int) -> bool:
         return mask.bit_count() == self.count and mask & ~self.allowed == 0

@@ -123,6 +123,20 @@ def discarded(seat: int, mask: int) -> Discarded:
     return event
 
 
+_PROMOTED: dict[int, EldersPromoted] = {}
+
+
+def elders_promoted(seat: int, mask: int) -> EldersPromoted:
+    """The event of the cards of ``mask`` becoming Elders through ``seat``'s move (cached: promotions repeat)."""
+    key = mask << 2 | seat
+    event = _PROMOTED.get(key)
+    if event is None:
+        if len(_PROMOTED) >= _CACHE_LIMIT:
+            _PROMOTED.clear()
+        event = _PROMOTED[key] = EldersPromoted(seat, mask)
+    return event
+
+
 def round_won(seat: int, tricks: int) -> RoundWon:
     """The event of ``seat`` winning a round and ``tricks`` tricks (made once for up to 9)."""
     return _ROUNDS_WON[seat][tricks] if 0 <= tricks < 10 else RoundWon(seat, tricks)

@@ -119,8 +119,7 @@ class Game:
         ('calling', [])
         """
         hand = self.hand
-        before = hand.copy()
-        events = hand.apply(seat, action)
+        events = hand.apply(seat, action)  # no copy first: a refused next deal replays the hand instead (below)
         if hand.phase != Phase.ENDED:
             self.events.extend(events)
             return events
@@ -130,7 +129,7 @@ class Game:
             try:
                 next_hand = self._deal(self.deal_index + 1, result.next_dealer)
             except SetupError:
-                self.hand = before
+                self.hand = _before_last_move(hand)
                 raise
             self.deal_index += 1
         else:
@@ -154,6 +153,18 @@ class Game:
             return deal_hand(dealer, self.deals[index], self.profile, rules=self.rules)
         except SetupError as exc:
             raise SetupError(f"deal {index + 1} (Dealer seat {dealer}): {exc.message}", rule=exc.rule) from None
+
+
+def _before_last_move(hand: Hand) -> Hand:
+    """``hand`` as it was before its last move: its deal, with every earlier action replayed.
+
+    The engine is deterministic, so this is the hand as it stood; only a refused
+    next deal needs it, so no move pays for a copy of the hand (and its log) first.
+    """
+    again = Hand.deal(hand.dealer, list(hand.dealt), hand.profile, rules=hand.rules)
+    for seat, action in hand.history[:-1]:
+        again.apply(seat, action)
+    return again
 
 
 def _check_deal(number: int, deal: Deal, profile: Profile, rules: Rules) -> None:

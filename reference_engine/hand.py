@@ -47,12 +47,12 @@ from .events import (
     TIGERS_SHOWN,
     TIGERS_SHOWN_AUTOMATICALLY,
     Discarded,
-    EldersPromoted,
     Event,
     HandEnded,
     Played,
     SeatEvent,
     discarded,
+    elders_promoted,
     played,
     round_won,
 )
@@ -87,20 +87,6 @@ def _singles(mask: int) -> tuple[Action, ...]:
     if actions is None:
         actions = _SINGLES_CACHE[mask] = tuple(play_action(1 << index) for index in indices(mask))
     return actions
-
-
-_DISCARD_OPTIONS: dict[int, DiscardOption] = {}
-
-
-def _discard_option(count: int, allowed: int) -> DiscardOption:
-    """The discard option of ``count`` cards of ``allowed`` (cached: a follower who cannot beat is common)."""
-    key = allowed << 6 | count
-    option = _DISCARD_OPTIONS.get(key)
-    if option is None:
-        if len(_DISCARD_OPTIONS) >= 1 << 15:
-            _DISCARD_OPTIONS.clear()
-        option = _DISCARD_OPTIONS[key] = DiscardOption(count, allowed)
-    return option
 
 
 _CALL_OR_PASS: Final = LegalActions((Action(CALL), Action(PASS)))
@@ -362,7 +348,7 @@ class Hand:
                         beating.append(play_action(mask))
             actions = tuple(beating)
         if not actions or profile.must_beat == "may-discard":
-            return LegalActions(actions, _discard_option(rules.discard_count(size), pool))
+            return LegalActions(actions, DiscardOption(rules.discard_count(size), pool))
         return LegalActions(actions)
 
     # ---------------------------------------------------------------- actions
@@ -503,7 +489,7 @@ class Hand:
         log.append(event)
         elders = self.elders = rules.elders_after(self, face_up)  # ELD-2, D19, D35
         if elders & ~before:
-            log.append(EldersPromoted(seat, elders & ~before))
+            log.append(elders_promoted(seat, elders & ~before))
         plays.append(event)
         if len(plays) < 3:
             self.to_act = rules.next_seat(self, seat)
