@@ -22,12 +22,13 @@ the engine's own speed is measured in between for the ratio.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.append(str(Path(__file__).resolve().parent.parent))  # appended: a build on PYTHONPATH wins (--builds)
 
 from conformance.adapters import SubprocessAdapter
 from conformance.fuzz import FuzzConfig, fuzz
@@ -77,12 +78,33 @@ def campaign_rate(engine: object, hands: int, repeat: int, **kw: object) -> tupl
     return best
 
 
+def builds_fast_mode(hands: int, repeat: int) -> None:
+    """The fast mode on each build, each in its own subprocess (benchmarks/builds.py), paired."""
+    from benchmarks.builds import best, compiled_tree, paired, pure_tree
+
+    argv = [str(Path(__file__).resolve()), "--fast-mode-json", "--hands", str(hands), "--repeat", "1"]
+    results = paired({"pure": (pure_tree(), argv), "compiled": (compiled_tree(), argv)}, repeat, "hands_per_s")
+    pure, compiled = best(results["pure"], "hands_per_s"), best(results["compiled"], "hands_per_s")
+    print(f"0. fast mode in-process (states and observations at the end of each hand), best of {repeat} paired runs:\n"
+          f"   pure {pure:,.0f} hands/s, compiled {compiled:,.0f} hands/s: {compiled / pure:.2f}x (target >= 2x)\n")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1000, help="hands per speed measure (default 1000)")
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--quick", action="store_true", help="speed only: no mutant sweep")
+    parser.add_argument("--builds", action="store_true",
+                        help="first, the fast mode (in-process, states and observations at the end of each hand) on "
+                             "the pure and the compiled engine (issue 17; builds the compiled one)")
+    parser.add_argument("--fast-mode-json", action="store_true", help=argparse.SUPPRESS)  # one build's figure
     args = parser.parse_args(argv)
+    if args.fast_mode_json:
+        rate, alone = campaign_rate("reference", args.hands, args.repeat, states="last", observe="last")
+        print(json.dumps({"hands_per_s": rate, "engine_alone": alone}))
+        return
+    if args.builds:
+        builds_fast_mode(args.hands, args.repeat)
 
     def subprocess_engine() -> SubprocessAdapter:
         return SubprocessAdapter([sys.executable, "-m", "reference_engine"], 30.0, cwd=str(ROOT))

@@ -109,7 +109,7 @@ class EncodingError(ValueError):
 
 def action_id(action: Action) -> int:
     """The id of a verb or a play; a discard has several (:func:`discard_ids`)."""
-    verb, mask = action
+    verb, mask = action.verb, action.mask
     if verb == PLAY:
         found = PLAY_ID.get(mask)
         if found is None:
@@ -122,7 +122,7 @@ def action_id(action: Action) -> int:
 
 def discard_ids(action: Action) -> tuple[int, ...]:
     """The picks of a discard, in the increasing card order the encoding requires."""
-    verb, mask = action
+    verb, mask = action.verb, action.mask
     if verb != DISCARD:
         raise EncodingError(f"{action} is not a discard")
     ids = []
@@ -135,7 +135,7 @@ def discard_ids(action: Action) -> tuple[int, ...]:
 
 def encode_action(action: Action) -> tuple[int, ...]:
     """Every id that makes ``action``: one for a verb or a play, k picks for a discard of k cards."""
-    return discard_ids(action) if action[0] == DISCARD else (action_id(action),)
+    return discard_ids(action) if action.verb == DISCARD else (action_id(action),)
 
 
 def check_id(action: int) -> int:

@@ -73,7 +73,7 @@ import numpy.typing as npt
 
 from reference_engine import Action, Event, Hand, Observation, Phase
 from reference_engine.actions import DISCARD, VERBS
-from reference_engine.events import Called, Discarded, EldersPromoted, HandEnded, Played, RoundWon
+from reference_engine.events import Called, Discarded, EldersPromoted, HandEnded, Played, RoundWon, SeatEvent
 
 from .actions import (
     ID_ACTION,
@@ -174,7 +174,7 @@ def legal_ids_of(hand: Hand, pending: PendingDiscard | None = None) -> list[int]
     legal = hand.legal_actions()
     ids = []
     for action in legal.actions:
-        verb, mask = action
+        verb, mask = action.verb, action.mask
         found = PLAY_ID.get(mask) if mask else VERB_ID.get(verb)
         if found is None:
             raise EncodingError(f"the engine allows {action}, which the action table has no id for "
@@ -251,7 +251,7 @@ def encode_observation(seen: Observation, pending: PendingDiscard | None = None)
         row[TRICKS + rel] = seen.tricks[(me + rel) % 4]
     _set_cards(row, DEALT, seen.hand.mask | own)
     for index, item in enumerate(seen.history):
-        verb, mask = (DISCARD, 0) if item.action is None else item.action
+        verb, mask = (DISCARD, 0) if item.action is None else (item.action.verb, item.action.mask)
         _slot(row, index, (item.seat - me) % 4, verb, mask, item.size)
     return row
 
@@ -311,7 +311,7 @@ class EncodedHand:
         self._history: list[tuple[int, int, int, int]] = []
         for index, item in enumerate(public.history):
             own = views[item.seat].history[index].action  # a discard's cards, as their owner sees them
-            verb, mask = (DISCARD, 0) if own is None else own
+            verb, mask = (DISCARD, 0) if own is None else (own.verb, own.mask)
             self._history.append((item.seat, _VERB_INDEX[verb], mask, item.size))
         self._cache: list[bytes | None] = [None, None, None, None]
         """Each seat's observation tensor as the bytes of its float32 values, until the next move."""
@@ -482,8 +482,8 @@ class EncodedHand:
                     if event.privileged:
                         self._privileged = event.seat
                 action = event.action
-                if action is not None and event.seat is not None:
-                    history.append((event.seat, _VERB_INDEX[action[0]], 0, 0))
+                if action is not None and isinstance(event, SeatEvent):
+                    history.append((event.seat, _VERB_INDEX[action.verb], 0, 0))
         if len(history) > MAX_HISTORY:
             raise EncodingError(f"a hand of more than {MAX_HISTORY} actions: the history slots are full")
         hand = self.hand

@@ -47,7 +47,7 @@ import pyspiel
 from reference_engine import Action, Hand, Profile, deal_sequence
 from reference_engine.actions import DISCARD
 from reference_engine.cards import DECK_SIZE, NAMES, mask_text
-from reference_engine.events import Discarded
+from reference_engine.events import Discarded, SeatEvent
 from reference_engine.sampling import Resampler
 
 from .actions import (
@@ -401,7 +401,7 @@ def state_of_hand(
         state.apply_action(keep[position] if position in keep else cards[seat].pop())
     for event in hand.events:
         action = Action(DISCARD, event.mask) if isinstance(event, Discarded) else event.action
-        if action is not None and event.seat is not None:
+        if action is not None and isinstance(event, SeatEvent):
             for action_id in encode_action(action):
                 state.apply_action(action_id)
     return state

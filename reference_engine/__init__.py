@@ -11,6 +11,7 @@ True
 __version__ = "0.1.0"
 
 from .actions import Action, DiscardOption, LegalActions
+from .cards import COMPILED as COMPILED  # which build is loaded (setup.py)
 from .cards import Card, Cards, seeded_deck
 from .errors import HakkaError, IllegalActionError, MalformedError, SetupError
 from .events import Event, parse_event

@@ -10,7 +10,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 from typing import Final
@@ -45,8 +44,12 @@ def _problem(verb: object, mask: object) -> str | None:
     return None
 
 
-class Action(tuple[str, int]):
+class Action:
     """A verb and, for ``play`` and ``discard``, a card mask; refuses anything else.
+
+    A small immutable value (not a tuple: mypyc compiles no subclass of
+    ``tuple``); it compares and hashes as its ``(verb, mask)`` and unpacks as
+    them (``verb, mask = action``).
 
     >>> Action("play", 0)
     Traceback (most recent call last):
@@ -54,29 +57,33 @@ class Action(tuple[str, int]):
     reference_engine.errors.MalformedError: 'play <mask 0>': 'play' needs at least one card
     """
 
-    __slots__ = ()
+    __slots__ = ("verb", "mask")
+    verb: str
+    mask: int
 
-    def __new__(cls, verb: str, mask: int = 0) -> Action:
+    def __init__(self, verb: object, mask: object = 0) -> None:
+        # ``object``: a compiled build would refuse other types with a bare TypeError
         problem = _problem(verb, mask)
         if problem is not None:
             raise MalformedError(problem, action=f"{verb} <mask {mask!r}>")
-        return tuple.__new__(cls, (verb, mask))
+        object.__setattr__(self, "verb", verb)  # __setattr__ below refuses every other change
+        object.__setattr__(self, "mask", mask)
 
-    @classmethod
-    def _trusted(cls, verb: str, mask: int) -> Action:
-        """An action from values known to be valid (no checks: the discards of a discard option)."""
-        return tuple.__new__(cls, (verb, mask))
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Action is immutable")
 
-    @property
-    def verb(self) -> str:
-        return self[0]
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and other.mask == self.mask and other.verb == self.verb
 
-    @property
-    def mask(self) -> int:
-        return self[1]
+    def __hash__(self) -> int:
+        return hash((self.verb, self.mask))
 
-    def __getnewargs__(self) -> tuple[str, int]:
-        return (self[0], self[1])
+    def __iter__(self) -> Iterator[str | int]:
+        yield self.verb
+        yield self.mask
+
+    def __reduce__(self) -> tuple[type[Action], tuple[str, int]]:
+        return (Action, (self.verb, self.mask))
 
     @classmethod
     def parse(cls, text: str) -> Action:
@@ -110,20 +117,69 @@ class Action(tuple[str, int]):
         return (_ORDER[self.verb], self.mask.bit_count(), tuple(indices(self.mask)))
 
     def __str__(self) -> str:
-        verb, mask = self
         # only play and discard have cards (a mask of 0 otherwise): see _problem
-        return f"{verb} {mask_text(mask)}" if mask else verb
+        return f"{self.verb} {mask_text(self.mask)}" if self.mask else self.verb
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardOption:
-    """"Discard any ``count`` distinct cards of ``allowed``": one entry for up to 924 actions."""
+_PLAYS: dict[int, Action] = {}
+_DISCARDS: dict[int, Action] = {}
 
+
+def play_action(mask: int) -> Action:
+    """The action ``play <mask>`` (cached: the plays of a hand repeat; their number is bounded by the
+    patterns of the deck)."""
+    action = _PLAYS.get(mask)
+    if action is None:
+        action = _PLAYS[mask] = Action(PLAY, mask)
+    return action
+
+
+def discard_action(mask: int) -> Action:
+    """The action ``discard <mask>`` (cached: a search expands the same discards again and again)."""
+    action = _DISCARDS.get(mask)
+    if action is None:
+        if len(_DISCARDS) >= 1 << 16:
+            _DISCARDS.clear()
+        action = _DISCARDS[mask] = Action(DISCARD, mask)
+    return action
+
+
+class DiscardOption:
+    """"Discard any ``count`` distinct cards of ``allowed``": one entry for up to 924 actions.
+
+    A small immutable value, like :class:`Action` (not a frozen dataclass: compiled, a
+    dataclass's ``__init__`` stays interpreted, and a follower who cannot beat makes one
+    at nearly every turn). It compares and hashes as its ``(count, allowed)``.
+
+    >>> DiscardOption(2, 0b111)
+    DiscardOption(count=2, allowed=7)
+    """
+
+    __slots__ = ("count", "allowed")
     count: int
     allowed: int
+
+    def __init__(self, count: int, allowed: int) -> None:
+        object.__setattr__(self, "count", count)  # __setattr__ below refuses every other change
+        object.__setattr__(self, "allowed", allowed)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("DiscardOption is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DiscardOption) and other.count == self.count and other.allowed == self.allowed
+
+    def __hash__(self) -> int:
+        return hash((self.count, self.allowed))
+
+    def __reduce__(self) -> tuple[type[DiscardOption], tuple[int, int]]:
+        return (DiscardOption, (self.count, self.allowed))
+
+    def __repr__(self) -> str:
+        return f"DiscardOption(count={self.count}, allowed={self.allowed})"
 
     def allows(self, mask: int) -> bool:
         return mask.bit_count() == self.count and mask & ~self.allowed == 0
@@ -132,7 +188,7 @@ class DiscardOption:
         """Every concrete discard, in canonical order."""
         bits = [1 << i for i in indices(self.allowed)]
         for combo in combinations(bits, self.count):
-            yield Action._trusted(DISCARD, sum(combo))
+            yield discard_action(sum(combo))
 
     def size(self) -> int:
         """How many concrete discards this option stands for."""
@@ -160,7 +216,7 @@ class LegalActions:
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, Action):
             return False
-        if action[0] == DISCARD and self.discard is not None and self.discard.allows(action[1]):
+        if action.verb == DISCARD and self.discard is not None and self.discard.allows(action.mask):
             return True
         actions = self.actions
         if len(actions) <= 16:  # a scan is quicker than building a set (and the engine's own actions are

@@ -17,7 +17,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
+from ._mypyc import i64
 from .errors import MalformedError, SetupError
+
+COMPILED: Final = not __file__.endswith(".py")
+"""Is this the engine's compiled build (mypyc, setup.py) rather than the pure one? ``reference_engine.COMPILED``."""
 
 SUITS: Final = ("Sup", "Gon", "Zok", "Sin")
 """Suit names, highest first (CARDS-2): suit index 0 is the highest."""
@@ -137,20 +141,23 @@ def _slices_text(mask: int) -> str:
     return " ".join(parts)
 
 
+_INTERNED: list[Card] = []
+"""The 37 cards, once built (below the class)."""
+
+
 class Card:
-    """One card. Instances are interned: ``Card.parse('Sup9') is Card.parse('S9')``."""
+    """One card. Instances are interned: ``Card.parse('Sup9') is Card.parse('S9') is Card(8)``."""
 
     __slots__ = ("index",)
     index: int
 
-    def __new__(cls, index: int) -> Card:
-        if not isinstance(index, int) or not 0 <= index < DECK_SIZE:
+    def __new__(cls, index: object) -> Card:
+        # ``object``, not ``int``: a compiled build would refuse a str with a bare TypeError; and a bool is no index
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < DECK_SIZE:
             raise MalformedError(f"{index!r} is not a card index (0-36)", rule="CARDS-1")
-        return _CARDS[index]
-
-    @classmethod
-    def _make(cls, index: int) -> Card:
-        card = object.__new__(cls)
+        if index < len(_INTERNED):
+            return _INTERNED[index]
+        card = super().__new__(cls)  # only while the 37 are built (both builds allow this, not object.__new__)
         object.__setattr__(card, "index", index)
         return card
 
@@ -188,7 +195,8 @@ class Card:
         return (Card, (self.index,))
 
 
-_CARDS: Final = tuple(Card._make(i) for i in range(DECK_SIZE))
+_INTERNED.extend(Card(i) for i in range(DECK_SIZE))
+_CARDS: Final = tuple(_INTERNED)
 ALL_CARDS: Final = _CARDS
 
 
@@ -274,6 +282,11 @@ def seeded_deck(seed: int) -> list[int]:
     """
     if not 0 <= seed <= _M64:
         raise SetupError(f"a seed is a 64-bit unsigned integer, not {seed}", rule="DEAL-5")
+    return _shuffled_on_words(seed) if COMPILED else _shuffled(seed)
+
+
+def _shuffled(seed: int) -> list[int]:
+    """D33's shuffle as the spec writes it, on unsigned 64-bit values (the one to read)."""
     state = seed
     deck = canonical_deck()
     for i in range(DECK_SIZE - 1, 0, -1):
@@ -284,4 +297,35 @@ def seeded_deck(seed: int) -> list[int]:
         z ^= z >> 31
         j = z % (i + 1)
         deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+# The same shuffle on signed 64-bit machine words (``i64``), for the compiled build, where the
+# unsigned version computes on 128-bit Python ints (the deal's dearest step, 6x slower). A word
+# holds an unsigned value u as u - 2**64 when u >= 2**63. Compiled, + and * wrap, which is
+# arithmetic mod 2**64, so _WORD (-1) masks nothing; interpreted (a test compares the two
+# shuffles in either build), _WORD is 2**64 - 1 and does the wrapping. >> copies the sign bit,
+# so each shift masks off what the unsigned shift leaves zero; a negative word's unsigned
+# remainder adds 2**64 mod n.
+_WORD: Final[i64] = -1 if COMPILED else (1 << 64) - 1
+_GAMMA: Final[i64] = 0x9E3779B97F4A7C15 - (1 << 64)
+_MIX1: Final[i64] = 0xBF58476D1CE4E5B9 - (1 << 64)
+_MIX2: Final[i64] = 0x94D049BB133111EB - (1 << 64)
+_TWO64_MOD: Final = tuple((1 << 64) % n if n else 0 for n in range(DECK_SIZE + 1))
+
+
+def _shuffled_on_words(seed: int) -> list[int]:
+    state: i64 = seed - (1 << 64) if seed >= 1 << 63 else seed
+    deck = canonical_deck()
+    i: i64 = DECK_SIZE - 1
+    while i > 0:
+        state = (state + _GAMMA) & _WORD
+        z: i64 = state
+        z = ((z ^ (z >> 30 & 0x3_FFFF_FFFF)) * _MIX1) & _WORD
+        z = ((z ^ (z >> 27 & 0x1F_FFFF_FFFF)) * _MIX2) & _WORD
+        z ^= z >> 31 & 0x1_FFFF_FFFF
+        n: i64 = i + 1
+        j = z % n if z >= 0 else (z % n + _TWO64_MOD[n]) % n
+        deck[i], deck[j] = deck[j], deck[i]
+        i -= 1
     return deck

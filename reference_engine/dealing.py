@@ -20,9 +20,15 @@ HAND_SIZE: Final = 12
 _DECK: Final = frozenset(range(DECK_SIZE))
 
 
-def check_seat(seat: object, what: str) -> None:
+def check_seat(seat: object, what: str) -> int:
+    """``seat`` if it is a seat 0-3 (an ``int``, not a bool), else a SetupError (GAME-5).
+
+    Public entry points take their seats as ``object`` and pass them here: compiled by mypyc, an ``int``
+    parameter would refuse a str with a bare TypeError and take ``True`` for seat 1 (setup.py).
+    """
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
         raise SetupError(f"{what} must be a seat 0-3, not {seat!r}", rule="GAME-5")
+    return seat
 
 
 def _to_mask(holding: int | Cards | str) -> int:
@@ -35,13 +41,13 @@ def _to_mask(holding: int | Cards | str) -> int:
     return holding
 
 
-def holdings(dealer: int, hands: Sequence[int | Cards | str]) -> list[int]:
+def holdings(dealer: object, hands: Sequence[int | Cards | str]) -> list[int]:
     """The masks of explicit holdings by seat, checked (DEAL-2, DEAL-4, CARDS-1).
 
     The Dreamer (``dealer + 2``) holds exactly 1 card, the others 12, and the
     four holdings together are the 37 cards.
     """
-    check_seat(dealer, "dealer")
+    dealer = check_seat(dealer, "dealer")
     if len(hands) != 4:
         raise SetupError(f"hands must list 4 seats, got {len(hands)}", rule="DEAL-4")
     masks = []
@@ -70,9 +76,9 @@ def holdings(dealer: int, hands: Sequence[int | Cards | str]) -> list[int]:
     return masks
 
 
-def dealt_from(dealer: int, deck: Sequence[int] | str, profile: Profile) -> list[int]:
+def dealt_from(dealer: object, deck: Sequence[int] | str, profile: Profile) -> list[int]:
     """The masks a deck order deals (DEAL-4, D2); ``deck[0]`` is dealt first. Checks the order (CARDS-1)."""
-    check_seat(dealer, "dealer")
+    dealer = check_seat(dealer, "dealer")
     if isinstance(deck, str):
         try:
             order = [parse_card_index(word) for word in deck.split()]

@@ -7,11 +7,15 @@ string used on the wire (spec/PROTOCOL.md).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 
 class HakkaError(Exception):
     """Base of every error the reference engine raises."""
 
-    kind = "internal"
+    kind: ClassVar[str] = "internal"
+    """The error's kind on the wire (a class attribute: compiled by mypyc, a plain ``kind = ...`` would
+    become an instance field that exceptions never set)."""
 
     def __init__(
         self,

@@ -26,423 +26,56 @@ OBS-1, D32); every other seat sees its count:
 >>> discard = parse_event("3 discard Sup2 Gon4")
 >>> discard.seen_by(3) is discard, str(discard.seen_by(0))
 (True, '3 discard (2 face down)')
+
+The kinds live by concern: the base in :mod:`~reference_engine.event_base`,
+calling, playing and the ends in :mod:`~reference_engine.play_events`, the
+claim and the Five Tigers (one shape: "seat may X / seat X / seat declines")
+in :mod:`~reference_engine.offers`. This module names them all, makes the
+events that repeat once, and reads the text back.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Final
 
-from .actions import CALL, CLAIM, CONTINUE, DECLINE, DISCARD, PASS, PLAY, TIGERS, Action
-from .cards import FULL_DECK, Cards, mask_text, parse_mask
+from .cards import parse_mask
 from .errors import MalformedError
+from .event_base import Event, SeatEvent
+from .offers import (
+    ClaimDeclined,
+    ClaimMade,
+    ClaimOffered,
+    Declined,
+    Offered,
+    Taken,
+    TigersDeclined,
+    TigersOffered,
+    TigersShown,
+)
 from .patterns import Kind
+from .play_events import (
+    Called,
+    Discarded,
+    EldersPromoted,
+    GameEnded,
+    HandDealt,
+    HandEnded,
+    Passed,
+    Played,
+    RoundWon,
+)
 from .scoring import HandResult
 
 __all__ = [
-    "Called", "ClaimDeclined", "ClaimMade", "ClaimOffered", "Discarded", "EldersPromoted", "Event", "GameEnded",
-    "HandDealt", "HandEnded", "Passed", "Played", "RoundWon", "TigersDeclined", "TigersOffered", "TigersShown",
-    "parse_event",
+    "Called", "ClaimDeclined", "ClaimMade", "ClaimOffered", "Declined", "Discarded", "EldersPromoted", "Event",
+    "GameEnded", "HandDealt", "HandEnded", "Offered", "Passed", "Played", "RoundWon", "SeatEvent", "Taken",
+    "TigersDeclined", "TigersOffered", "TigersShown", "parse_event",
 ]
-
-END_KINDS: Final = ("claim", "five-tigers", "played-out", "void")
-_CALL: Final = Action(CALL)
-_PASS: Final = Action(PASS)
-_CLAIM: Final = Action(CLAIM)
-_CONTINUE: Final = Action(CONTINUE)
-_TIGERS: Final = Action(TIGERS)
-_DECLINE: Final = Action(DECLINE)
 
 
 def _bad(text: str, why: str) -> MalformedError:
     return MalformedError(f"not an event ({why}): {text!r}")
-
-
-def _check_seat(seat: object, what: str = "seat") -> None:
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
-        raise MalformedError(f"an event's {what} is a seat 0-3, not {seat!r}", rule="GAME-5")
-
-
-def _check_count(value: object, what: str, least: int = 1) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < least:
-        raise MalformedError(f"an event's {what} is an integer of at least {least}, not {value!r}")
-
-
-def _check_cards(mask: object, what: str) -> None:
-    if not isinstance(mask, int) or isinstance(mask, bool) or not 0 < mask <= FULL_DECK:
-        raise MalformedError(f"an event's {what} is a non-empty set of cards of the 37-card deck, not {mask!r}",
-                             rule="CARDS-1")
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-class Event:
-    """One thing a move caused. Frozen and hashable; ``parse_event(str(e)) == e``.
-
-    ``seat`` is the seat it is about (``None`` for the hand's end, a deal and
-    the game's end); ``action`` is the action that made it when it is the
-    move's own event (``None`` for what the rules made of a move, and for a
-    discard whose cards are hidden).
-    """
-
-    __slots__ = ()
-    seat: int | None
-
-    @property
-    def action(self) -> Action | None:
-        return None
-
-    def seen_by(self, seat: int) -> Event:
-        """This event as ``seat`` may see it (OBS-1, D32): itself, but for another seat's discard."""
-        return self
-
-    @classmethod
-    def parse(cls, text: str) -> Event:
-        """The event whose canonical text is ``text`` (see :func:`parse_event`)."""
-        return parse_event(text)
-
-    def __repr__(self) -> str:
-        return f"Event.parse({str(self)!r})"
-
-
-# ------------------------------------------------------------------ Calling (CALL-1..6)
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class Called(Event):
-    """``seat`` calls (CALL-1); ``privileged``: it becomes the Privileged Player (CALL-4, D30)."""
-
-    seat: int
-    privileged: bool = False
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-
-    @property
-    def action(self) -> Action:
-        return _CALL
-
-    def __str__(self) -> str:
-        return f"{self.seat} call (privileged)" if self.privileged else f"{self.seat} call"
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class Passed(Event):
-    """``seat`` passes (CALL-3)."""
-
-    seat: int
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-
-    @property
-    def action(self) -> Action:
-        return _PASS
-
-    def __str__(self) -> str:
-        return f"{self.seat} pass"
-
-
-# ------------------------------------------------------------------ Playing (PLAY-2..8)
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class Played(Event):
-    """``seat`` plays the cards of ``mask`` face up, a pattern of ``kind`` (PLAY-2, PLAY-3)."""
-
-    seat: int
-    mask: int
-    kind: Kind
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-        _check_cards(self.mask, "cards")
-        if not isinstance(self.kind, Kind) or self.kind == Kind.NONE:
-            raise MalformedError(f"a play is a run, a set or a single, not {self.kind!r}", rule="PAT-7")
-        if (self.kind == Kind.SINGLE) != (self.mask.bit_count() == 1) or self.mask.bit_count() == 2:
-            raise MalformedError(f"{mask_text(self.mask)} cannot be a {self.kind.value}: a Single is one card, "
-                                 "a Run or a Set three or more", rule="PAT-7")
-
-    @property
-    def cards(self) -> Cards:
-        return Cards(self.mask)
-
-    @property
-    def action(self) -> Action:
-        return Action._trusted(PLAY, self.mask)
-
-    def __str__(self) -> str:
-        return f"{self.seat} play {mask_text(self.mask)} ({self.kind.value})"
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class Discarded(Event):
-    """``seat`` discards ``count`` cards face down (PLAY-4, PLAY-5).
-
-    ``mask`` holds the cards; it is 0 in the event as another seat sees it
-    (:meth:`seen_by`), where only the count shows (OBS-1, D32).
-    """
-
-    seat: int
-    count: int
-    mask: int = 0
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-        _check_count(self.count, "discard count")
-        if self.mask:
-            _check_cards(self.mask, "cards")
-            if self.mask.bit_count() != self.count:
-                raise MalformedError(f"a discard of {mask_text(self.mask)} holds {self.mask.bit_count()} cards, "
-                                     f"not {self.count}")
-
-    @property
-    def hidden(self) -> bool:
-        """Are the cards hidden (the discard as another seat sees it)?"""
-        return not self.mask
-
-    @property
-    def cards(self) -> Cards | None:
-        """The cards discarded, or ``None`` when hidden."""
-        return Cards(self.mask) if self.mask else None
-
-    @property
-    def action(self) -> Action | None:
-        return Action._trusted(DISCARD, self.mask) if self.mask else None
-
-    def seen_by(self, seat: int) -> Discarded:
-        if seat == self.seat or not self.mask:
-            return self
-        return hidden_discard(self.seat, self.count)
-
-    def __str__(self) -> str:
-        if self.mask:
-            return f"{self.seat} discard {mask_text(self.mask)}"
-        return f"{self.seat} discard ({self.count} face down)"
-
-
-_HIDDEN: dict[tuple[int, int], Discarded] = {}
-
-
-def hidden_discard(seat: int, count: int) -> Discarded:
-    """The event of ``seat``'s discard of ``count`` cards as the other seats see it (cached)."""
-    event = _HIDDEN.get((seat, count))
-    if event is None:
-        event = _HIDDEN[seat, count] = Discarded(seat, count)
-    return event
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class RoundWon(Event):
-    """``seat`` wins the round and ``tricks`` tricks, one per card of its pattern (PLAY-6)."""
-
-    seat: int
-    tricks: int
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-        _check_count(self.tricks, "tricks", least=0)
-
-    def __str__(self) -> str:
-        return f"{self.seat} wins {_plural(self.tricks, 'trick')}"
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class EldersPromoted(Event):
-    """The cards of ``mask`` became Elders through ``seat``'s play (ELD-2; a discard too under D19)."""
-
-    seat: int
-    mask: int
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-        _check_cards(self.mask, "promoted cards")
-
-    @property
-    def cards(self) -> Cards:
-        return Cards(self.mask)
-
-    def __str__(self) -> str:
-        return f"{self.seat} promotes {mask_text(self.mask)} to {'Elder' if self.mask.bit_count() == 1 else 'Elders'}"
-
-
-# ------------------------------------------------------------------ claims (CLAIM-1, D21) and the Five Tigers (TIG-1, D24)
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class ClaimOffered(Event):
-    """``seat`` won a round with a claim count of 6 or more and may claim (CLAIM-1, D21 optional)."""
-
-    seat: int
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-
-    def __str__(self) -> str:
-        return f"{self.seat} may claim"
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class ClaimMade(Event):
-    """``seat`` claims (CLAIM-1); ``automatic``: by the rule, with no action (D21 automatic)."""
-
-    seat: int
-    automatic: bool = False
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-
-    @property
-    def action(self) -> Action | None:
-        return None if self.automatic else _CLAIM
-
-    def __str__(self) -> str:
-        return f"{self.seat} claim (automatic)" if self.automatic else f"{self.seat} claim"
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class ClaimDeclined(Event):
-    """``seat`` could claim and plays on (CLAIM-1, D21)."""
-
-    seat: int
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-
-    @property
-    def action(self) -> Action:
-        return _CONTINUE
-
-    def __str__(self) -> str:
-        return f"{self.seat} continue"
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class TigersOffered(Event):
-    """``seat`` holds the Five Tigers and may show them (TIG-1, D24 declared)."""
-
-    seat: int
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-
-    def __str__(self) -> str:
-        return f"{self.seat} may show the Five Tigers"
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class TigersShown(Event):
-    """``seat`` shows the Five Tigers and wins (TIG-1); ``automatic``: by the rule (D24 automatic)."""
-
-    seat: int
-    automatic: bool = False
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-
-    @property
-    def action(self) -> Action | None:
-        return None if self.automatic else _TIGERS
-
-    def __str__(self) -> str:
-        return f"{self.seat} tigers (automatic)" if self.automatic else f"{self.seat} tigers"
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class TigersDeclined(Event):
-    """``seat`` keeps the Five Tigers hidden and the hand is played (TIG-1, D24 declared)."""
-
-    seat: int
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-
-    @property
-    def action(self) -> Action:
-        return _DECLINE
-
-    def __str__(self) -> str:
-        return f"{self.seat} decline"
-
-
-# ------------------------------------------------------------------ the end of a hand, and a game
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class HandEnded(Event):
-    """The hand is over, with ``result`` (CALL-6, PLAY-8, CLAIM-2, TIG-1; spec/README.md "Hand results")."""
-
-    seat: None = field(default=None, init=False, compare=False)
-    result: HandResult
-
-    def __post_init__(self) -> None:
-        problem = _result_problem(self.result)
-        if problem:
-            raise MalformedError(f"a hand's end holds a hand result: {problem}")
-
-    def __str__(self) -> str:
-        r = self.result
-        parts = [f"hand ends ({r.end})"]
-        facts = []
-        if r.winner is not None:
-            facts.append(f"winner {r.winner}")
-        if r.tricks is not None:
-            facts.append(f"tricks {r.tricks}")
-        if r.dreamer_count is not None:
-            facts.append(f"dreamer count {r.dreamer_count}")
-        facts.append("deltas " + " ".join(str(d) for d in r.deltas))
-        facts.append(f"next dealer {r.next_dealer}")
-        facts.append("counts" if r.counts else "does not count")
-        return parts[0] + ": " + ", ".join(facts)
-
-
-def _result_problem(result: object) -> str | None:
-    if not isinstance(result, HandResult):
-        return f"not {result!r}"
-    if result.end not in END_KINDS:
-        return f"end is one of {', '.join(END_KINDS)}, not {result.end!r}"
-    for name in ("winner", "next_dealer"):
-        value = getattr(result, name)
-        if value is not None and (not isinstance(value, int) or not 0 <= value < 4):
-            return f"{name} is a seat 0-3, not {value!r}"
-    if len(result.deltas) != 4:
-        return f"deltas are 4 integers, not {result.deltas!r}"
-    return None
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class HandDealt(Event):
-    """In a game, the next hand is dealt: deal number ``deal`` (1 is the first), by ``dealer`` (GAME-1, D31)."""
-
-    seat: None = field(default=None, init=False, compare=False)
-    deal: int
-    dealer: int
-
-    def __post_init__(self) -> None:
-        _check_count(self.deal, "deal number", least=2)
-        _check_seat(self.dealer, "dealer")
-
-    def __str__(self) -> str:
-        return f"deal {self.deal}: dealer {self.dealer}"
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class GameEnded(Event):
-    """The game's 4th counting hand ended (GAME-1, D31); ``scores`` are every seat's totals."""
-
-    seat: None = field(default=None, init=False, compare=False)
-    scores: tuple[int, int, int, int]
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.scores, tuple) or len(self.scores) != 4 or not all(
-                isinstance(s, int) and not isinstance(s, bool) for s in self.scores):
-            raise MalformedError(f"a game's end holds 4 integer scores, not {self.scores!r}")
-
-    def __str__(self) -> str:
-        return "game over: scores " + " ".join(str(s) for s in self.scores)
 
 
 # ------------------------------------------------------------------ the events a hand makes, made once
@@ -487,6 +120,20 @@ def discarded(seat: int, mask: int) -> Discarded:
         if len(_DISCARDED) >= _CACHE_LIMIT:
             _DISCARDED.clear()
         event = _DISCARDED[key] = Discarded(seat, mask.bit_count(), mask)
+    return event
+
+
+_PROMOTED: dict[int, EldersPromoted] = {}
+
+
+def elders_promoted(seat: int, mask: int) -> EldersPromoted:
+    """The event of the cards of ``mask`` becoming Elders through ``seat``'s move (cached: promotions repeat)."""
+    key = mask << 2 | seat
+    event = _PROMOTED.get(key)
+    if event is None:
+        if len(_PROMOTED) >= _CACHE_LIMIT:
+            _PROMOTED.clear()
+        event = _PROMOTED[key] = EldersPromoted(seat, mask)
     return event
 
 

@@ -24,8 +24,15 @@ Why = tuple[str, str]
 """A message and the rule it names."""
 
 
-def explain(hand: Hand, seat: int, action: Action) -> IllegalActionError:
-    """Why ``action`` is not legal for ``seat`` now, naming the rule and quoting the position."""
+def explain(hand: Hand, seat: object, action: Action) -> IllegalActionError:
+    """Why ``action`` is not legal for ``seat`` now, naming the rule and quoting the position.
+
+    ``seat`` is whatever the caller passed (``object``: compiled, an ``int`` parameter would refuse a
+    str with a bare TypeError and take a bool for a seat).
+    """
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+        return IllegalActionError(f"there is no such seat as {seat!r} (seats are 0-3)", rule="GAME-5",
+                                  action=str(action), position=hand.notation())
     why = _turn(hand, seat) or _verb(hand, seat, action.verb)
     if why is None:
         cards = hand.hands[seat]
@@ -41,8 +48,6 @@ def explain(hand: Hand, seat: int, action: Action) -> IllegalActionError:
 
 def _turn(hand: Hand, seat: int) -> Why | None:
     """GAME-5, DEAL-3, CALL-1, PLAY-3: is it ``seat``'s turn at all?"""
-    if not 0 <= seat < 4:
-        return "there is no such seat (seats are 0-3)", "GAME-5"
     if hand.phase == Phase.ENDED:
         return "the hand is over", "CLAIM-2" if hand.result and hand.result.winner is not None else "PLAY-8"
     if seat == hand.dreamer:

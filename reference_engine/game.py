@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from .actions import Action
+from ._mypyc import mypyc_attr
 from .errors import SetupError
 from .events import Event, GameEnded, HandDealt
 from .hand import Hand, Phase
@@ -35,7 +35,7 @@ Deal = Mapping[str, object]
 """One deal: ``{"hands": [...]}``, ``{"deck": "..."}`` or ``{"seed": n}``."""
 
 
-def deal_hand(dealer: int, deal: Deal, profile: Profile, *, rules: Rules = DEFAULT_RULES) -> Hand:
+def deal_hand(dealer: object, deal: Deal, profile: Profile, *, rules: Rules = DEFAULT_RULES) -> Hand:
     """Deal one hand from a deal description (explicit hands, a deck order or a seed)."""
     keys = set(deal) & {"hands", "deck", "seed"}
     if len(keys) != 1:
@@ -56,6 +56,9 @@ def deal_hand(dealer: int, deal: Deal, profile: Profile, *, rules: Rules = DEFAU
     return Hand.from_seed(dealer, seed, profile, rules=rules)
 
 
+# A plain class in both builds (its methods still compile): pickle and deepcopy must rebuild it without
+# __init__ (learning libraries clone games), which a compiled class with an __init__ does not allow.
+@mypyc_attr(native_class=False)
 class Game:
     """Hands dealt one after the other from ``deals`` until 4 count (D31).
 
@@ -65,7 +68,7 @@ class Game:
 
     def __init__(
         self,
-        first_dealer: int,
+        first_dealer: object,  # object: see Hand.apply
         deals: Sequence[Deal],
         profile: Profile = DEFAULT_PROFILE,
         *,
@@ -98,7 +101,7 @@ class Game:
     def to_act(self) -> int | None:
         return None if self.over else self.hand.to_act
 
-    def apply(self, seat: int, action: Action | str) -> tuple[Event, ...]:
+    def apply(self, seat: object, action: object) -> tuple[Event, ...]:
         """Apply an action to the current hand; deal the next hand when it ends. Return the events it caused:
         the hand's (:meth:`Hand.apply`), then the next deal (:class:`~reference_engine.events.HandDealt`)
         or the end of the game (:class:`~reference_engine.events.GameEnded`).
@@ -116,8 +119,7 @@ class Game:
         ('calling', [])
         """
         hand = self.hand
-        before = hand.copy()
-        events = hand.apply(seat, action)
+        events = hand.apply(seat, action)  # no copy first: a refused next deal replays the hand instead (below)
         if hand.phase != Phase.ENDED:
             self.events.extend(events)
             return events
@@ -127,7 +129,7 @@ class Game:
             try:
                 next_hand = self._deal(self.deal_index + 1, result.next_dealer)
             except SetupError:
-                self.hand = before
+                self.hand = _before_last_move(hand)
                 raise
             self.deal_index += 1
         else:
@@ -151,6 +153,18 @@ class Game:
             return deal_hand(dealer, self.deals[index], self.profile, rules=self.rules)
         except SetupError as exc:
             raise SetupError(f"deal {index + 1} (Dealer seat {dealer}): {exc.message}", rule=exc.rule) from None
+
+
+def _before_last_move(hand: Hand) -> Hand:
+    """``hand`` as it was before its last move: its deal, with every earlier action replayed.
+
+    The engine is deterministic, so this is the hand as it stood; only a refused
+    next deal needs it, so no move pays for a copy of the hand (and its log) first.
+    """
+    again = Hand.deal(hand.dealer, list(hand.dealt), hand.profile, rules=hand.rules)
+    for seat, action in hand.history[:-1]:
+        again.apply(seat, action)
+    return again
 
 
 def _check_deal(number: int, deal: Deal, profile: Profile, rules: Rules) -> None:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Final
 
+from ._mypyc import blank, mypyc_attr
 from .actions import (
     CALL,
     CLAIM,
@@ -27,6 +28,7 @@ from .actions import (
     Action,
     DiscardOption,
     LegalActions,
+    play_action,
 )
 from .cards import Cards, indices, seeded_deck
 from .dealing import HAND_SIZE, check_seat, deal_sequence, dealt_from, holdings
@@ -45,11 +47,12 @@ from .events import (
     TIGERS_SHOWN,
     TIGERS_SHOWN_AUTOMATICALLY,
     Discarded,
-    EldersPromoted,
     Event,
     HandEnded,
     Played,
+    SeatEvent,
     discarded,
+    elders_promoted,
     played,
     round_won,
 )
@@ -75,16 +78,6 @@ class Phase(StrEnum):
     ENDED = "ended"
 
 
-_PLAY_CACHE: dict[int, Action] = {}
-
-
-def _play(mask: int) -> Action:
-    action = _PLAY_CACHE.get(mask)
-    if action is None:
-        action = _PLAY_CACHE[mask] = Action(PLAY, mask)
-    return action
-
-
 _SINGLES_CACHE: dict[int, tuple[Action, ...]] = {}
 
 
@@ -92,22 +85,8 @@ def _singles(mask: int) -> tuple[Action, ...]:
     """One ``play`` action per card of ``mask``, in card order (cached: Singles repeat)."""
     actions = _SINGLES_CACHE.get(mask)
     if actions is None:
-        actions = _SINGLES_CACHE[mask] = tuple(_play(1 << index) for index in indices(mask))
+        actions = _SINGLES_CACHE[mask] = tuple(play_action(1 << index) for index in indices(mask))
     return actions
-
-
-_DISCARD_OPTIONS: dict[int, DiscardOption] = {}
-
-
-def _discard_option(count: int, allowed: int) -> DiscardOption:
-    """The discard option of ``count`` cards of ``allowed`` (cached: a follower who cannot beat is common)."""
-    key = allowed << 6 | count
-    option = _DISCARD_OPTIONS.get(key)
-    if option is None:
-        if len(_DISCARD_OPTIONS) >= 1 << 15:
-            _DISCARD_OPTIONS.clear()
-        option = _DISCARD_OPTIONS[key] = DiscardOption(count, allowed)
-    return option
 
 
 _CALL_OR_PASS: Final = LegalActions((Action(CALL), Action(PASS)))
@@ -116,6 +95,15 @@ _TIGERS_OR_DECLINE: Final = LegalActions((Action(TIGERS), Action(DECLINE)))
 _NOTHING: Final = LegalActions(())
 
 
+HAND_FIELDS: Final = (
+    "profile", "rules", "tables", "dealer", "dreamer", "dreamer_card", "dealt", "hands",
+    "phase", "to_act", "caller", "privileged", "played", "discarded", "elders",
+    "tricks", "round", "last_winning_pattern", "result", "events", "_legal",
+)
+"""Every field of a :class:`Hand` (its ``__slots__``, which a compiled class does not show)."""
+
+
+@mypyc_attr(serializable=True)  # compiled: pickle and copy, and cls.__new__(cls) without __init__ (setup.py)
 class Hand:
     """The mutable state of one hand, from the deal to the result.
 
@@ -127,11 +115,7 @@ class Hand:
     rule decision is asked of :attr:`rules` (:class:`~reference_engine.rules.Rules`).
     """
 
-    __slots__ = (
-        "profile", "rules", "tables", "dealer", "dreamer", "dreamer_card", "dealt", "hands",
-        "phase", "to_act", "caller", "privileged", "played", "discarded", "elders",
-        "tricks", "round", "last_winning_pattern", "result", "events", "_legal",
-    )
+    __slots__ = HAND_FIELDS
 
     profile: Profile
     rules: Rules
@@ -163,7 +147,7 @@ class Hand:
     @classmethod
     def deal(
         cls,
-        dealer: int,
+        dealer: object,
         hands: Sequence[int | Cards | str],
         profile: Profile = DEFAULT_PROFILE,
         *,
@@ -174,20 +158,22 @@ class Hand:
         The Dreamer (``dealer + 2``) holds exactly 1 card, the others 12, and
         the four holdings together are the 37 cards.
         """
-        return cls._new(dealer, holdings(dealer, hands), rules.profile(profile), rules)
+        masks = holdings(dealer, hands)
+        return cls._new(check_seat(dealer, "dealer"), masks, rules.profile(profile), rules)
 
     @classmethod
     def from_deck(
-        cls, dealer: int, deck: Sequence[int] | str, profile: Profile = DEFAULT_PROFILE, *,
+        cls, dealer: object, deck: Sequence[int] | str, profile: Profile = DEFAULT_PROFILE, *,
         rules: Rules = DEFAULT_RULES,
     ) -> Hand:
         """A hand dealt from a deck order (DEAL-4, D2); ``deck[0]`` is dealt first."""
         profile = rules.profile(profile)
-        return cls._new(dealer, dealt_from(dealer, deck, profile), profile, rules)
+        masks = dealt_from(dealer, deck, profile)
+        return cls._new(check_seat(dealer, "dealer"), masks, profile, rules)
 
     @classmethod
     def from_seed(
-        cls, dealer: int, seed: int, profile: Profile = DEFAULT_PROFILE, *, rules: Rules = DEFAULT_RULES
+        cls, dealer: object, seed: int, profile: Profile = DEFAULT_PROFILE, *, rules: Rules = DEFAULT_RULES
     ) -> Hand:
         """A hand dealt from the deck that ``seed`` shuffles (DEAL-5, D33)."""
         return cls.from_deck(dealer, seeded_deck(seed), profile, rules=rules)
@@ -201,7 +187,7 @@ class Hand:
 
     @classmethod
     def _new(cls, dealer: int, masks: list[int], profile: Profile, rules: Rules) -> Hand:
-        self = object.__new__(cls)
+        self = blank(cls)  # no __init__: the constructors above build it field by field
         self.profile = profile
         self.rules = rules
         self.tables = tables_for(profile)
@@ -228,7 +214,7 @@ class Hand:
 
     def copy(self) -> Hand:
         """An independent copy (for search, perft and fuzzing)."""
-        o = object.__new__(type(self))
+        o = blank(type(self))
         o.profile, o.rules, o.tables, o.dealer, o.dreamer, o.dreamer_card, o.dealt = (
             self.profile, self.rules, self.tables, self.dealer, self.dreamer, self.dreamer_card, self.dealt)
         o.phase, o.to_act, o.caller, o.privileged, o.played, o.discarded, o.elders = (
@@ -251,7 +237,7 @@ class Hand:
     @property
     def history(self) -> list[tuple[int, Action]]:
         """Every action taken so far, as ``(seat, action)``: the action events of :attr:`events`."""
-        return [(e.seat, a) for e in self.events if (a := e.action) is not None and e.seat is not None]
+        return [(e.seat, a) for e in self.events if isinstance(e, SeatEvent) and (a := e.action) is not None]
 
     @property
     def leader(self) -> int:
@@ -316,7 +302,7 @@ class Hand:
         patterns = rules.runs_in(tables, hand) + rules.sets_in(tables, hand)
         if not patterns:
             return _singles(rules.leadable_singles(self, seat))
-        return (*[_play(mask) for mask in patterns], *_singles(rules.leadable_singles(self, seat)))
+        return (*[play_action(mask) for mask in patterns], *_singles(rules.leadable_singles(self, seat)))
 
     def target(self) -> tuple[int, int, bool]:
         """The pattern a follower must beat: (mask, rank, was an Elder) (D13)."""
@@ -359,52 +345,57 @@ class Hand:
                 if rules.follow_size_ok(mask.bit_count(), size):
                     ckind, crank = rules.classify(tables, mask)
                     if ckind == kind and rules.rank_beats(tables, kind, crank, rank):
-                        beating.append(_play(mask))
+                        beating.append(play_action(mask))
             actions = tuple(beating)
         if not actions or profile.must_beat == "may-discard":
-            return LegalActions(actions, _discard_option(rules.discard_count(size), pool))
+            return LegalActions(actions, DiscardOption(rules.discard_count(size), pool))
         return LegalActions(actions)
 
     # ---------------------------------------------------------------- actions
 
-    def can_apply(self, seat: int, action: Action | str) -> bool:
+    # Seats and actions come in as ``object``: compiled, typed parameters would refuse a wrong type with
+    # a bare TypeError and take ``True`` for seat 1; here every wrong input is the engine's own error.
+
+    def can_apply(self, seat: object, action: object) -> bool:
         try:
             self.check(seat, action)
         except HakkaError:
             return False
         return True
 
-    def check(self, seat: int, action: Action | str) -> Action:
+    def check(self, seat: object, action: object) -> Action:
         """Raise the error that applying ``action`` for ``seat`` would raise; else return it."""
         if isinstance(action, str):
             try:
                 action = Action.parse(action)
             except MalformedError as exc:
-                raise MalformedError(exc.message, rule=exc.rule, seat=seat, action=str(exc.action)) from None
+                raise MalformedError(exc.message, rule=exc.rule, seat=seat if isinstance(seat, int) else None,
+                                     action=str(exc.action)) from None
         elif not isinstance(action, Action):
-            raise MalformedError(f"{action!r} is not an action", seat=seat)
-        if self.to_act != seat or action not in self.legal_actions():
+            raise MalformedError(f"{action!r} is not an action", seat=seat if isinstance(seat, int) else None)
+        if type(seat) is not int or self.to_act != seat or action not in self.legal_actions():
             from .explain import explain
 
             raise explain(self, seat, action)
         return action
 
-    def apply(self, seat: int, action: Action | str) -> tuple[Event, ...]:
+    def apply(self, seat: object, action: object) -> tuple[Event, ...]:
         """Apply ``action`` for ``seat`` and return the events it caused, the action's own first.
 
         Raise (and change nothing) if it is not legal. The events are also
         appended to :attr:`events`.
         """
         legal = self._legal
-        if type(action) is not Action or self.to_act != seat or action not in (
+        if type(action) is not Action or type(seat) is not int or self.to_act != seat or action not in (
                 legal if legal is not None else self.legal_actions()):
             action = self.check(seat, action)
+        assert isinstance(seat, int) and isinstance(action, Action)  # check() refused the rest
         self._legal = None
         log = self.events
         start = len(log)
-        verb = action[0]  # action.verb, without the property's call (this is the engine's hottest path)
+        verb = action.verb
         if verb in (PLAY, DISCARD):
-            self._play_or_discard(seat, verb, action[1])
+            self._play_or_discard(seat, verb, action.mask)
         elif verb == CALL:
             self._call(seat)
         elif verb == PASS:
@@ -498,7 +489,7 @@ class Hand:
         log.append(event)
         elders = self.elders = rules.elders_after(self, face_up)  # ELD-2, D19, D35
         if elders & ~before:
-            log.append(EldersPromoted(seat, elders & ~before))
+            log.append(elders_promoted(seat, elders & ~before))
         plays.append(event)
         if len(plays) < 3:
             self.to_act = rules.next_seat(self, seat)
@@ -572,7 +563,7 @@ class Hand:
 
     # ------------------------------------------------------------ observation
 
-    def observation(self, seat: int) -> Observation:
+    def observation(self, seat: object) -> Observation:
         """What ``seat`` may see now (OBS-1, D32).
 
         Two states that differ only in cards hidden from ``seat`` give equal
@@ -580,5 +571,4 @@ class Hand:
         """
         from .observation import observe
 
-        check_seat(seat, "seat")
-        return observe(self, seat)
+        return observe(self, check_seat(seat, "seat"))

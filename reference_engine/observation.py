@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from .actions import Action, LegalActions
 from .cards import Cards
-from .events import Discarded, Event, Played
+from .events import Discarded, Event, Played, SeatEvent
 from .hand import Hand, Phase
 from .scoring import HandResult
 
@@ -89,7 +89,7 @@ def observe(hand: Hand, seat: int) -> Observation:
             history.append(Seen(event.seat, None, event.count))
         else:
             action = event.action
-            if action is not None and event.seat is not None:
+            if action is not None and isinstance(event, SeatEvent):
                 history.append(Seen(event.seat, action, action.mask.bit_count()))
         events.append(event)
     playing = hand.phase == Phase.PLAYING

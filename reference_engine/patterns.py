@@ -116,6 +116,10 @@ class PatternTables:
             beaters.append(mask)
         self.single_beaters = tuple(beaters)
 
+    def __reduce__(self) -> tuple[object, tuple[Profile]]:
+        """Pickled as its profile: unpickled, it is the cached tables of that profile again."""
+        return (tables_for, (self.profile,))
+
     def classify(self, mask: int) -> tuple[Kind, int]:
         """``(kind, rank)`` of a card mask; rank orders patterns of one kind."""
         size = mask.bit_count()

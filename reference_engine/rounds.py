@@ -15,10 +15,17 @@ Round(leader=0, plays=[])
 
 from __future__ import annotations
 
+from typing import Final
+
+from ._mypyc import mypyc_attr
 from .events import Discarded, Played
 from .patterns import Kind
 
+_FIELDS: Final = ("leader", "plays", "kind", "lead_mask", "lead_rank", "lead_elder",
+                  "best_seat", "best_mask", "best_rank", "best_elder")
 
+
+@mypyc_attr(serializable=True)  # compiled: pickled and copied with the hand that holds it (setup.py)
 class Round:
     """The round in play: its ``leader``, its ``plays`` in order and the best pattern so far.
 
@@ -29,8 +36,7 @@ class Round:
     through :meth:`lead` and :meth:`beat`.
     """
 
-    __slots__ = ("leader", "plays", "kind", "lead_mask", "lead_rank", "lead_elder",
-                 "best_seat", "best_mask", "best_rank", "best_elder")
+    __slots__ = _FIELDS
 
     def __init__(self, leader: int) -> None:
         self.leader = leader
@@ -71,7 +77,7 @@ class Round:
     def __eq__(self, other: object) -> bool:  # by value (and so unhashable: a round changes)
         if not isinstance(other, Round):
             return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in Round.__slots__)
+        return all(getattr(self, name) == getattr(other, name) for name in _FIELDS)  # (compiled, a class has no __slots__)
 
     def __repr__(self) -> str:
         return f"Round(leader={self.leader}, plays={[str(p) for p in self.plays]})"

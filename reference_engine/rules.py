@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from ._mypyc import mypyc_attr
 from .cards import NUMBER_MASKS, SUIT_MASKS, WAN_SIN_BIT, Cards
 from .patterns import INITIAL_ELDERS, NEVER_BEAT_SINGLES, SINGLE, Kind, PatternTables, tables_for
 from .profile import DEFAULT_PROFILE, Profile
@@ -82,6 +83,7 @@ def top_suit_mask(cards: int) -> int:
     return cards & WAN_SIN_BIT
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the seam: variants and mutants subclass it (setup.py)
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The reference reading of every rule that a variant engine may read otherwise.

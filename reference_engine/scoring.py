@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from ._mypyc import mypyc_attr
 from .cards import NUMBER_MASKS, WAN_SIN, WAN_SIN_BIT, number_of
 from .profile import Profile
 
@@ -21,6 +22,7 @@ def table_value(tricks: int) -> int:
     return SCORE_TABLE.get(tricks, 0)
 
 
+@mypyc_attr(native_class=False)  # a plain frozen dataclass in both builds: it pickles (setup.py); one a hand
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """How a hand ended and what each seat scored (spec/README.md, "Hand results")."""
@@ -64,6 +66,7 @@ def dreamer_count(dreamer_card: int, winning_hand: int, profile: Profile) -> int
     return matches + (5 if profile.dreamer_count == "five-plus-matches" else 0)
 
 
+@mypyc_attr(native_class=False)  # as HandResult
 @dataclass(frozen=True, slots=True)
 class Win:
     """The facts a won hand is scored from (SCORE-3..7)."""

@@ -24,9 +24,10 @@ from __future__ import annotations
 import traceback
 from collections import deque
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from .. import __version__
+from .._mypyc import mypyc_attr
 from ..actions import Action
 from ..cards import Cards, mask_text
 from ..errors import HakkaError, IllegalActionError, SetupError
@@ -75,6 +76,7 @@ def request_problem(message: Any, protocol: int = PROTOCOL_VERSIONS[-1]) -> str 
     return None if problem is None else f"bad {command.name} request: {problem}"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # test fakes subclass it; compiled, it refuses them otherwise
 class Session:
     """One conversation with a runner: at most one hand or game at a time.
 
@@ -82,7 +84,7 @@ class Session:
     speak the protocol through the same code.
     """
 
-    name = "hakka-reference"
+    name: ClassVar[str] = "hakka-reference"  # a class attribute that subclasses override, in both builds
     count_node_limit: int | None = COUNT_NODE_LIMIT
     """A bound on the positions one ``count`` may visit (``None``: no bound)."""
     batch_answer_limit: int = BATCH_ANSWER_LIMIT
@@ -129,8 +131,9 @@ class Session:
             return error(exc.kind, str(exc), exc.rule)
         except RecursionError:
             return error("malformed", "not a protocol request: nested too deeply")
-        except Exception as exc:  # noqa: BLE001 - an engine bug is the engine's error, not the caller's
-            return self._fault(exc)
+        except Exception as fault:  # noqa: BLE001 - an engine bug is the engine's error, not the caller's
+            # its own name: compiled, a name bound by two except clauses keeps the first one's type (HakkaError)
+            return self._fault(fault)
 
     def _refusal(self, command: Command, message: Mapping[str, Any]) -> Message | None:
         """Steps 2-4 of the module's order: the refusal of a request its handler must not see, or ``None``."""

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
 from reference_engine import Action, Cards, Hand, Profile
+from reference_engine.hand import HAND_FIELDS
 from reference_engine.profile import DECISIONS
 
 from . import oracle as O
@@ -74,7 +75,7 @@ def make_hand(
 def snapshot(hand: Hand) -> dict[str, Any]:
     """Every piece of a Hand's state (the legal-actions cache excepted), copied."""
     out: dict[str, Any] = {}
-    for name in Hand.__slots__:
+    for name in HAND_FIELDS:
         if name == "_legal":
             continue
         value = getattr(hand, name)

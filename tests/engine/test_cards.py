@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference_engine import Card, Cards, MalformedError, SetupError, seeded_deck
-from reference_engine.cards import ALL_CARDS, DECK_SIZE, canonical_deck
+from reference_engine.cards import ALL_CARDS, DECK_SIZE, _shuffled, _shuffled_on_words, canonical_deck
 
 CANONICAL = [f"{s}{n}" for s in ("Sup", "Gon", "Zok", "Sin") for n in range(1, 10)] + ["WanSin"]
 M64 = (1 << 64) - 1
@@ -202,7 +202,7 @@ def test_seeded_deck_is_deterministic_and_seed_dependent() -> None:
 @pytest.mark.parametrize("index", [-1, 37, 1.5])
 def test_card_index_out_of_range_is_malformed(index: object) -> None:
     with pytest.raises(MalformedError):
-        Card(index)  # type: ignore[arg-type]
+        Card(index)
 
 
 @pytest.mark.parametrize("seed", [-1, 2**64])
@@ -210,3 +210,15 @@ def test_a_seed_beyond_64_bits_is_refused(seed: int) -> None:
     with pytest.raises(SetupError) as info:
         seeded_deck(seed)
     assert info.value.rule == "DEAL-5"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**31, 2**63 - 1, 2**63, 2**63 + 1, 2**64 - 2, 2**64 - 1])
+def test_the_shuffle_on_machine_words_is_d33_s_at_the_edges(seed: int) -> None:
+    # the compiled build deals with the i64 version; whichever build runs this, both must agree
+    assert _shuffled_on_words(seed) == _shuffled(seed) == seeded_deck(seed)
+
+
+@settings(max_examples=300)
+@given(st.integers(min_value=0, max_value=2**64 - 1))
+def test_the_shuffle_on_machine_words_is_d33_s(seed: int) -> None:
+    assert _shuffled_on_words(seed) == _shuffled(seed)

@@ -17,15 +17,19 @@ from reference_engine.events import (
     ClaimDeclined,
     ClaimMade,
     ClaimOffered,
+    Declined,
     Discarded,
     EldersPromoted,
     Event,
     GameEnded,
     HandDealt,
     HandEnded,
+    Offered,
     Passed,
     Played,
     RoundWon,
+    SeatEvent,
+    Taken,
     TigersDeclined,
     TigersOffered,
     TigersShown,
@@ -75,6 +79,38 @@ def test_the_canonical_text_of_every_kind_reads_back(text: str) -> None:
 def test_the_texts_cover_every_kind() -> None:
     assert {type(parse_event(t)) for t in TEXTS} == set(KINDS)
     assert set(reference_engine.events.__all__) >= {k.__name__ for k in KINDS}
+
+
+@pytest.mark.parametrize(("kind", "shape", "text"), [
+    (ClaimOffered, Offered, "0 may claim"), (ClaimMade, Taken, "0 claim"), (ClaimDeclined, Declined, "0 continue"),
+    (TigersOffered, Offered, "0 may show the Five Tigers"), (TigersShown, Taken, "0 tigers"),
+    (TigersDeclined, Declined, "0 decline"),
+])
+def test_a_claim_and_the_five_tigers_share_one_shape(kind: type[SeatEvent], shape: type[SeatEvent], text: str) -> None:
+    """"seat may X / seat X / seat declines": the text and the action come from the shape and the kind's move."""
+    event = kind(0)
+    assert isinstance(event, shape) and str(event) == text
+    if isinstance(event, Offered):
+        assert event.action is None
+    else:
+        assert isinstance(event, (Taken, Declined)) and event.action == event.move and event.move.verb == text[2:]
+    if isinstance(event, Taken):
+        automatic = kind(2, True)  # type: ignore[call-arg]  # Taken's own field
+        assert automatic.action is None and str(automatic) == f"2 {event.move.verb} (automatic)"
+
+
+def test_a_kind_s_seat_is_an_int_exactly_when_it_is_about_a_seat() -> None:
+    for event in map(parse_event, TEXTS):
+        if isinstance(event, SeatEvent):
+            assert type(event.seat) is int
+        else:
+            assert isinstance(event, (HandEnded, HandDealt, GameEnded)) and getattr(event, "seat") is None  # noqa: B009
+
+
+def test_the_kinds_of_a_choice_are_told_apart() -> None:
+    alike: list[Event] = [ClaimOffered(1), TigersOffered(1), ClaimMade(1), TigersShown(1), ClaimDeclined(1),
+                          TigersDeclined(1)]
+    assert len(set(alike)) == len(alike) and len(set(alike + [ClaimMade(1), TigersDeclined(1)])) == len(alike)
 
 
 def test_card_names_are_read_in_any_case_and_order() -> None:
@@ -343,7 +379,7 @@ def replay(hand: Hand, events: list[Event]) -> Hand:
     """A fresh deal of ``hand`` with the actions of ``events`` applied."""
     again = Hand.deal(hand.dealer, list(hand.dealt), hand.profile)
     for event in events:
-        if event.action is not None and event.seat is not None:
+        if event.action is not None and isinstance(event, SeatEvent):
             again.apply(event.seat, event.action)
     return again
 
@@ -371,4 +407,4 @@ def test_every_event_of_random_hands_reads_back(seed: int, rng_seed: int) -> Non
         check_text(event)
         for seat in range(4):
             check_text(event.seen_by(seat))
-    assert hand.history == [(e.seat, e.action) for e in hand.events if e.action is not None]
+    assert hand.history == [(e.seat, e.action) for e in hand.events if isinstance(e, SeatEvent) and e.action is not None]

@@ -187,3 +187,24 @@ def test_every_deal_is_checked_at_the_start() -> None:
         with pytest.raises(SetupError) as info:
             Game(0, [good, good, bad])
         assert "deal 3" in str(info.value), str(info.value)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_refused_next_deal_leaves_the_whole_hand_as_it_was(seed: int) -> None:
+    """The move that ends a hand is undone when the next deal is missing: position, log, results (no copy is
+    taken before each move; the hand is replayed from its deal)."""
+    rng = random.Random(seed)
+    game = Game(seed % 4, [{"seed": seed}], Profile.from_options({"D12": "may-discard", "D21": "optional"}))
+    while True:
+        hand = game.hand
+        seat = hand.to_act
+        assert seat is not None
+        before = (hand.notation(), list(hand.events), hand.legal_actions())
+        try:
+            game.apply(seat, choose(hand, rng))
+        except SetupError as info:
+            assert "deal 2" in str(info)
+            break
+    assert (game.hand.notation(), game.hand.events, game.hand.legal_actions()) == before
+    assert game.results == [] and game.scores == [0, 0, 0, 0]
+    assert game.events == before[1]  # the game's log is the hand's: nothing of the refused move

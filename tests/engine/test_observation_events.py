@@ -7,7 +7,7 @@ import random
 
 from reference_engine import DEFAULT_PROFILE, Action, Game, Hand
 from reference_engine.cards import mask_text, parse_mask
-from reference_engine.events import Discarded, EldersPromoted, Event, Played
+from reference_engine.events import Discarded, EldersPromoted, Event, Played, SeatEvent
 from reference_engine.hand import Phase
 
 from .support import choose, random_profile
@@ -54,6 +54,7 @@ def check_seat(hand: Hand, seat: int) -> None:
         if isinstance(e, Discarded) and e.hidden:
             expected.append((e.seat, None, e.count))
         elif e.action is not None:
+            assert isinstance(e, SeatEvent), e  # a move's own event is about its seat
             expected.append((e.seat, e.action, e.action.mask.bit_count()))
     assert [(s.seat, s.action, s.size) for s in seen.history] == expected
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from reference_engine import Hand, parse_event
+from reference_engine.events import SeatEvent
 from reference_engine.wire import Session
 
 from .support import choose, random_profile
@@ -93,7 +94,7 @@ def test_every_event_text_fits_the_schema() -> None:
         while hand.to_act is not None:
             hand.apply(hand.to_act, choose(hand, rng, 0.9))
         for event in hand.events:
-            for seen in {event, event.seen_by((event.seat or 0) + 1 & 3)}:
+            for seen in {event, event.seen_by(event.seat + 1 & 3 if isinstance(event, SeatEvent) else 0)}:
                 EVENT.validate(str(seen))
                 kinds.add(type(seen).__name__)
     assert len(kinds) >= 10

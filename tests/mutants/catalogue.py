@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import yaml
 
@@ -74,8 +74,9 @@ class Mutant:
 
     def factory(self) -> Session:
         """A protocol session playing under this mutant's rules, named ``mutant-<id>`` in ``hello``."""
-        session = Session(rules=self.rules)
-        session.name = f"mutant-{self.id}"
+        # ``name`` is a class attribute (the compiled Session has no instance field for it): a subclass per mutant
+        named = cast(type[Session], type(f"Session_{self.factory_name}", (Session,), {"name": f"mutant-{self.id}"}))
+        session = named(rules=self.rules)
         session.count_node_limit = MUTANT_COUNT_NODE_LIMIT
         return session
 

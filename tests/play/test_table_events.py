@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from conformance.play.table import Table
-from reference_engine import Action
 from reference_engine.events import Event, RoundWon
 
 
@@ -40,7 +39,7 @@ def test_the_winner_is_read_from_the_event_not_from_the_tricks() -> None:
     game = table.game
     real_apply = game.apply
 
-    def apply(seat: int, action: Action | str) -> tuple[Event, ...]:
+    def apply(seat: object, action: object) -> tuple[Event, ...]:
         events = real_apply(seat, action)
         return tuple(RoundWon((e.seat + 1) % 4, e.tricks) if isinstance(e, RoundWon) else e for e in events)
 

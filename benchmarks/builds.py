@@ -1,0 +1,122 @@
+"""Both builds of the engine from this checkout, side by side, for the benchmarks (issue 17).
+
+The pure build is the checkout itself; the compiled build is ``setup.py``'s
+mypyc build put in a folder under ``build/hakka-builds/`` (named by a hash of
+the engine's sources, so an edit rebuilds it and an unchanged tree reuses it),
+never beside the sources. Each benchmark runs each build in its own
+subprocess, with ``PYTHONPATH`` pointing at that build:
+
+    python benchmarks/builds.py                 # build (or reuse) the compiled tree, print its folder
+    python benchmarks/builds.py --check         # and say which build each PYTHONPATH loads
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILDS = ROOT / "build" / "hakka-builds"
+
+
+def _sources_hash() -> str:
+    digest = hashlib.sha256()
+    for path in sorted([*(ROOT / "reference_engine").rglob("*.py"), ROOT / "setup.py", ROOT / "pyproject.toml"]):
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def compiled_tree(quiet: bool = True) -> Path:
+    """The folder of the compiled build of this checkout's engine (built on first use)."""
+    target = BUILDS / f"compiled-{_sources_hash()}"
+    if (target / "reference_engine").is_dir():
+        return target
+    temp = BUILDS / "temp"
+    command = [sys.executable, str(ROOT / "setup.py"), "-q", "build_py", "--build-lib", str(target),
+               "build_ext", "--build-lib", str(target), "--build-temp", str(temp)]
+    env = {**os.environ, "HAKKA_PURE": ""}
+    proc = subprocess.run(command, cwd=ROOT, env=env, capture_output=quiet, text=True)
+    if proc.returncode != 0 or not list((target / "reference_engine").glob("*.so")):
+        raise SystemExit(f"the compiled build failed (exit {proc.returncode}):\n{proc.stdout or ''}{proc.stderr or ''}")
+    return target
+
+
+def pure_tree() -> Path:
+    """The folder of the pure build: the checkout."""
+    return ROOT
+
+
+def main_pure_tree(ref: str = "main") -> Path | None:
+    """The pure engine of ``ref`` (git), unpacked under ``build/hakka-builds/``: today's pure build, to pair
+    this checkout's pure build with (the pure build must not get slower). ``None`` outside a git checkout."""
+    try:
+        sha = subprocess.run(["git", "rev-parse", ref], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    target = BUILDS / f"{ref}-pure-{sha[:12]}"
+    if not (target / "reference_engine").is_dir():
+        target.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "archive", sha, "reference_engine"], cwd=ROOT, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target
+
+
+def build_env(tree: Path) -> dict[str, str]:
+    """The environment that makes a subprocess import the engine of ``tree``."""
+    return {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def run_in(tree: Path, argv: list[str], timeout: float | None = None) -> str:
+    """Run ``python argv...`` with ``tree``'s engine; its stdout (a failure raises SystemExit with stderr)."""
+    proc = subprocess.run([sys.executable, *argv], cwd=tree, env=build_env(tree), capture_output=True, text=True,
+                          timeout=timeout)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed in {tree}:\n{proc.stdout}{proc.stderr}")
+    return proc.stdout
+
+
+def measure_json(tree: Path, argv: list[str]) -> dict[str, Any]:
+    """Run a benchmark script in ``tree``'s build; the JSON object its last stdout line prints."""
+    return dict(json.loads(run_in(tree, argv).strip().splitlines()[-1]))
+
+
+def paired(argvs: dict[str, tuple[Path, list[str]]], rounds: int, key: str) -> dict[str, list[dict[str, Any]]]:
+    """Run each named (tree, argv) once per round, in turn, so that a change of load hits every one alike.
+
+    Returns every run's JSON by name; ``key`` names the figure a progress line shows.
+    """
+    results: dict[str, list[dict[str, Any]]] = {name: [] for name in argvs}
+    for number in range(1, rounds + 1):
+        for name, (tree, argv) in argvs.items():
+            results[name].append(measure_json(tree, argv))
+        shown = "  ".join(f"{name} {runs[-1][key]:,.0f}" for name, runs in results.items())
+        print(f"   round {number}/{rounds}: {shown}", file=sys.stderr, flush=True)
+    return results
+
+
+def best(runs: list[dict[str, Any]], key: str) -> float:
+    """The best figure of the runs (the least disturbed by other work on the machine)."""
+    return max(float(run[key]) for run in runs)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--check", action="store_true", help="import each build and print reference_engine.COMPILED")
+    args = parser.parse_args(argv)
+    compiled = compiled_tree(quiet=False)
+    print(compiled)
+    if args.check:
+        for name, tree in (("pure", pure_tree()), ("compiled", compiled)):
+            out = run_in(tree, ["-c", "import reference_engine as r; print(r.COMPILED, r.__file__)"])
+            print(f"{name:9} COMPILED={out.strip()}")
+
+
+if __name__ == "__main__":
+    main()
