@@ -313,8 +313,8 @@ class EncodedHand:
             own = views[item.seat].history[index].action  # a discard's cards, as their owner sees them
             verb, mask = (DISCARD, 0) if own is None else (own.verb, own.mask)
             self._history.append((item.seat, _VERB_INDEX[verb], mask, item.size))
-        self._cache: list[bytes | None] = [None, None, None, None]
-        """Each seat's observation tensor as the bytes of its float32 values, until the next move."""
+        self._cache: list[Tensor | None] = [None, None, None, None]
+        """Each seat's observation tensor (read-only; callers get copies), until the next move."""
         self._slots: list[tuple[Tensor, int] | None] = [None, None, None, None]
         self._legal: list[int] | None = None
 
@@ -351,15 +351,14 @@ class EncodedHand:
         """A 0/1 vector of ``NUM_ACTIONS`` int8: 1 for each legal id (a new array)."""
         ids = tuple(self.legal_ids())
         flags = _MASKS.get(ids)
-        if flags is None:
-            table = bytearray(NUM_ACTIONS)
-            for i in ids:
-                table[i] = 1
-            flags = bytes(table)
+        if flags is None:  # a copy of a cached array costs a quarter of making one from bytes
+            flags = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            flags[list(ids)] = 1
+            flags.flags.writeable = False
             if len(_MASKS) >= 1 << 14:
                 _MASKS.clear()
             _MASKS[ids] = flags
-        return np.frombuffer(bytearray(flags), dtype=np.int8)
+        return flags.copy()
 
     # ------------------------------------------------------------ tensors
 
@@ -367,8 +366,8 @@ class EncodedHand:
         """``seat``'s observation tensor (a new array, ``OBSERVATION_SIZE`` float32)."""
         data = self._cache[seat]
         if data is None:
-            data = self._cache[seat] = self._observation(seat)
-        return np.frombuffer(bytearray(data), dtype=np.float32)  # a copy of the bytes: the caller's own array
+            data = self._cache[seat] = np.frombuffer(self._observation(seat), _F32)  # read-only
+        return data.copy()  # the caller's own array
 
     def _observation(self, seat: int) -> bytes:
         """The tensor as the bytes of its float32 values (from tables: every value is a small count),
@@ -402,8 +401,8 @@ class EncodedHand:
         row = np.empty(INFORMATION_STATE_SIZE, dtype=np.float32)
         cached = self._cache[seat]
         if cached is None:
-            cached = self._cache[seat] = self._observation(seat)
-        row[:OBSERVATION_SIZE] = np.frombuffer(cached, dtype=np.float32)
+            cached = self._cache[seat] = np.frombuffer(self._observation(seat), _F32)
+        row[:OBSERVATION_SIZE] = cached
         row[DEALT:HISTORY] = np.frombuffer(mask_bytes(self._dealt[seat]), dtype=np.float32)
         row[HISTORY:] = self._history_slots(seat)
         return row
@@ -532,7 +531,9 @@ _ONE_HOT: Final = tuple(b"".join(_FLOAT[int(i == rel)] for i in range(4)) for re
 _NOBODY: Final = _FLOAT[0] * 4
 _PHASE_BYTES: Final = {phase: b"".join(_FLOAT[int(i == j)] for j in range(len(PHASES)))
                        for i, phase in enumerate(PHASES)}
-_MASKS: dict[tuple[int, ...], bytes] = {}
+_MASKS: dict[tuple[int, ...], Mask] = {}
+"""Read-only legal masks by their ascending legal ids (copied out)."""
+_F32: Final = np.dtype(np.float32)
 
 
 def _one_hot(who: int | None, seat: int) -> bytes:
