@@ -71,7 +71,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from reference_engine import Action, Event, Hand, Observation, Phase
+from reference_engine import Action, Event, Hand, LegalActions, Observation, Phase
 from reference_engine.actions import DISCARD, VERBS
 from reference_engine.events import Called, Discarded, EldersPromoted, HandEnded, Played, RoundWon, SeatEvent
 
@@ -172,6 +172,9 @@ def legal_ids_of(hand: Hand, pending: PendingDiscard | None = None) -> list[int]
     if pending is not None and pending.picked:
         return _picks(pending.next_picks())
     legal = hand.legal_actions()
+    known = _CONSTANT_IDS.get(id(legal))
+    if known is not None and known[0] is legal:  # the same object, kept alive here: its id is not reused
+        return list(known[1])
     ids = []
     for action in legal.actions:
         verb, mask = action.verb, action.mask
@@ -184,7 +187,14 @@ def legal_ids_of(hand: Hand, pending: PendingDiscard | None = None) -> list[int]
     if option is not None:
         ids.extend(_picks(next_picks(option.allowed, option.count, 0)))
     ids.sort()
+    if hand.phase != Phase.PLAYING and len(_CONSTANT_IDS) < 64:
+        _CONSTANT_IDS[id(legal)] = (legal, tuple(ids))
     return ids
+
+
+_CONSTANT_IDS: dict[int, tuple[LegalActions, tuple[int, ...]]] = {}
+"""The ids of the engine's legal actions outside phase playing (call or pass, claim or continue, tigers or
+decline: the same few objects at every such step), by the object's id; the object is kept with them."""
 
 
 def _picks(cards: int) -> list[int]:
@@ -364,10 +374,14 @@ class EncodedHand:
 
     def observation_tensor(self, seat: int) -> Tensor:
         """``seat``'s observation tensor (a new array, ``OBSERVATION_SIZE`` float32)."""
+        return self.observation_view(seat).copy()  # the caller's own array
+
+    def observation_view(self, seat: int) -> Tensor:
+        """``seat``'s observation tensor, read-only and valid until the next move (no copy: to copy from)."""
         data = self._cache[seat]
         if data is None:
             data = self._cache[seat] = np.frombuffer(self._observation(seat), _F32)  # read-only
-        return data.copy()  # the caller's own array
+        return data
 
     def _observation(self, seat: int) -> bytes:
         """The tensor as the bytes of its float32 values (from tables: every value is a small count),

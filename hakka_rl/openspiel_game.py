@@ -434,7 +434,11 @@ class HakkaObserver:
                 if self.perfect_recall:
                     self.tensor[[DEALT + c for c in cards]] = 1.0
             return
-        self.tensor[:] = state.tensor(player, self.perfect_recall)
+        encoded = state._core.encoding()
+        if encoded is not None and not self.perfect_recall:  # straight from the encoder's cache: one copy
+            self.tensor[:] = encoded.observation_view(player)
+        else:
+            self.tensor[:] = state.tensor(player, self.perfect_recall)
 
     def string_from(self, state: HakkaCardsState, player: int) -> str:
         hand = state.hand
