@@ -463,8 +463,15 @@ class EncodedHand:
             assert option is not None  # a pick is legal only with a discard option
             pending = self.pending = PendingDiscard(option.allowed, option.count)
         pending.picked |= 1 << card
-        if pending.left:
-            self._cache[seat] = None  # only the picker's tensor shows its picks
+        left = pending.left
+        if left:  # only the picker's tensor shows its picks: two values of it change
+            cached = self._cache[seat]
+            if cached is not None:
+                cached = cached.copy()
+                cached[PICKED + card] = 1.0
+                cached[PICKS_LEFT] = left
+                cached.flags.writeable = False
+            self._cache[seat] = cached
             return ()
         picked = pending.picked
         self.pending = None
