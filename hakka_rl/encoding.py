@@ -394,7 +394,7 @@ class EncodedHand:
         if pending is not None and pending.picked:
             picked, left = pending.picked, pending.left
         s1, s2, s3 = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
-        f, known = _FLOAT, _MASK_BYTES.get
+        f, known, oh = _FLOAT, _MASK_BYTES.get, _SEEN_FROM[seat]
         parts = (  # mask_bytes(), its cache asked directly first (this runs at every step)
             known(self._hands[seat]) or mask_bytes(self._hands[seat]), known(picked) or mask_bytes(picked),
             known(self._played) or mask_bytes(self._played), known(self._own[seat]) or mask_bytes(self._own[seat]),
@@ -403,8 +403,7 @@ class EncodedHand:
             known(rc[s2]) or mask_bytes(rc[s2]), known(rc[s3]) or mask_bytes(rc[s3]),
             f[discards[seat]], f[discards[s1]], f[discards[s2]], f[discards[s3]],
             _PHASE_BYTES[hand.phase],
-            _one_hot(hand.to_act, seat), _one_hot(hand.dealer, seat), _one_hot(self._privileged, seat),
-            _one_hot(self._caller, seat), _one_hot(self._leader, seat),
+            oh[hand.to_act], oh[hand.dealer], oh[self._privileged], oh[self._caller], oh[self._leader],
             f[sizes[seat]], f[sizes[s1]], f[sizes[s2]], f[sizes[s3]],
             f[tricks[seat]], f[tricks[s1]], f[tricks[s2]], f[tricks[s3]], f[left],
         )
@@ -557,8 +556,9 @@ _MASKS: dict[tuple[int, ...], Mask] = {}
 _F32: Final = np.dtype(np.float32)
 
 
-def _one_hot(who: int | None, seat: int) -> bytes:
-    return _NOBODY if who is None else _ONE_HOT[(who - seat) & 3]
+_SEEN_FROM: Final = tuple({who: _NOBODY if who is None else _ONE_HOT[(who - seat) & 3] for who in (0, 1, 2, 3, None)}
+                          for seat in range(4))
+"""``_SEEN_FROM[seat][who]``: the one-hot bytes of seat ``who`` relative to ``seat`` (``None``: nobody)."""
 
 
 def _own_plays(seen: Observation, seat: int) -> int:
