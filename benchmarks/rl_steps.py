@@ -6,7 +6,12 @@ measure the neighbours). The engine line is benchmarks/random_hands.py's loop
 (a uniform pick among the compact legal actions, then a discard's cards); an
 environment's line is a loop a learner runs: observe, pick a legal id from the
 mask, step. A discard is one engine action but k environment steps (one pick
-each), so each line also says how many engine actions it made.
+each), so each line also says how many engine actions it made. The OpenSpiel
+lines count only the players' steps: the 37 chance nodes of each deal are
+timed but not counted (the engine line's deal, ``Hand.from_seed``, is not an
+action either). A learner reads the legal ids from the mask with
+``mask.nonzero()[0]`` (the same ids as ``np.flatnonzero``, without its copy
+of the array to a flat one).
 
     python benchmarks/rl_steps.py --hands 2000
 
@@ -94,8 +99,6 @@ def encoded_line(hands: int, seed: int) -> Line:
 
 
 def _pettingzoo(hands: int, seed: int, wrapped: bool) -> Line:
-    import numpy as np
-
     from hakka_rl.pettingzoo_env import env, raw_env
 
     game = env(checked=True) if wrapped else raw_env()
@@ -110,7 +113,7 @@ def _pettingzoo(hands: int, seed: int, wrapped: bool) -> Line:
             if terminated or truncated:
                 game.step(None)
                 continue
-            legal = np.flatnonzero(observation["action_mask"]).tolist()
+            legal = observation["action_mask"].nonzero()[0].tolist()
             game.step(legal[rng.randrange(len(legal))])
             steps += 1
             del agent
@@ -207,6 +210,8 @@ def main(argv: list[str] | None = None) -> None:
         ratio = f"{line.per_second / base:.2f}" if base else "-"
         actions = str(line.actions) if line.actions >= 0 else "-"
         print(f"{line.name:40} {line.steps:8} {actions:>15} {line.cpu:7.2f} {line.per_second:9,.0f} {ratio:>9}")
+    print("steps: the engine's actions (random legal play, a discard one action); an environment's steps "
+          "(a discard one step a card picked); OpenSpiel's 37 chance steps a deal timed, not counted")
 
 
 if __name__ == "__main__":

@@ -71,7 +71,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from reference_engine import Action, Event, Hand, Observation, Phase
+from reference_engine import Action, Event, Hand, LegalActions, Observation, Phase
 from reference_engine.actions import DISCARD, VERBS
 from reference_engine.events import Called, Discarded, EldersPromoted, HandEnded, Played, RoundWon, SeatEvent
 
@@ -172,6 +172,9 @@ def legal_ids_of(hand: Hand, pending: PendingDiscard | None = None) -> list[int]
     if pending is not None and pending.picked:
         return _picks(pending.next_picks())
     legal = hand.legal_actions()
+    known = _CONSTANT_IDS.get(id(legal))
+    if known is not None and known[0] is legal:  # the same object, kept alive here: its id is not reused
+        return list(known[1])
     ids = []
     for action in legal.actions:
         verb, mask = action.verb, action.mask
@@ -184,7 +187,14 @@ def legal_ids_of(hand: Hand, pending: PendingDiscard | None = None) -> list[int]
     if option is not None:
         ids.extend(_picks(next_picks(option.allowed, option.count, 0)))
     ids.sort()
+    if hand.phase != Phase.PLAYING and len(_CONSTANT_IDS) < 64:
+        _CONSTANT_IDS[id(legal)] = (legal, tuple(ids))
     return ids
+
+
+_CONSTANT_IDS: dict[int, tuple[LegalActions, tuple[int, ...]]] = {}
+"""The ids of the engine's legal actions outside phase playing (call or pass, claim or continue, tigers or
+decline: the same few objects at every such step), by the object's id; the object is kept with them."""
 
 
 def _picks(cards: int) -> list[int]:
@@ -313,8 +323,8 @@ class EncodedHand:
             own = views[item.seat].history[index].action  # a discard's cards, as their owner sees them
             verb, mask = (DISCARD, 0) if own is None else (own.verb, own.mask)
             self._history.append((item.seat, _VERB_INDEX[verb], mask, item.size))
-        self._cache: list[bytes | None] = [None, None, None, None]
-        """Each seat's observation tensor as the bytes of its float32 values, until the next move."""
+        self._cache: list[Tensor | None] = [None, None, None, None]
+        """Each seat's observation tensor (read-only; callers get copies), until the next move."""
         self._slots: list[tuple[Tensor, int] | None] = [None, None, None, None]
         self._legal: list[int] | None = None
 
@@ -351,24 +361,27 @@ class EncodedHand:
         """A 0/1 vector of ``NUM_ACTIONS`` int8: 1 for each legal id (a new array)."""
         ids = tuple(self.legal_ids())
         flags = _MASKS.get(ids)
-        if flags is None:
-            table = bytearray(NUM_ACTIONS)
-            for i in ids:
-                table[i] = 1
-            flags = bytes(table)
+        if flags is None:  # a copy of a cached array costs a quarter of making one from bytes
+            flags = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            flags[list(ids)] = 1
+            flags.flags.writeable = False
             if len(_MASKS) >= 1 << 14:
                 _MASKS.clear()
             _MASKS[ids] = flags
-        return np.frombuffer(bytearray(flags), dtype=np.int8)
+        return flags.copy()
 
     # ------------------------------------------------------------ tensors
 
     def observation_tensor(self, seat: int) -> Tensor:
         """``seat``'s observation tensor (a new array, ``OBSERVATION_SIZE`` float32)."""
+        return self.observation_view(seat).copy()  # the caller's own array
+
+    def observation_view(self, seat: int) -> Tensor:
+        """``seat``'s observation tensor, read-only and valid until the next move (no copy: to copy from)."""
         data = self._cache[seat]
         if data is None:
-            data = self._cache[seat] = self._observation(seat)
-        return np.frombuffer(bytearray(data), dtype=np.float32)  # a copy of the bytes: the caller's own array
+            data = self._cache[seat] = np.frombuffer(self._observation(seat), _F32)  # read-only
+        return data
 
     def _observation(self, seat: int) -> bytes:
         """The tensor as the bytes of its float32 values (from tables: every value is a small count),
@@ -381,7 +394,7 @@ class EncodedHand:
         if pending is not None and pending.picked:
             picked, left = pending.picked, pending.left
         s1, s2, s3 = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
-        f, known = _FLOAT, _MASK_BYTES.get
+        f, known, oh = _FLOAT, _MASK_BYTES.get, _SEEN_FROM[seat]
         parts = (  # mask_bytes(), its cache asked directly first (this runs at every step)
             known(self._hands[seat]) or mask_bytes(self._hands[seat]), known(picked) or mask_bytes(picked),
             known(self._played) or mask_bytes(self._played), known(self._own[seat]) or mask_bytes(self._own[seat]),
@@ -390,8 +403,7 @@ class EncodedHand:
             known(rc[s2]) or mask_bytes(rc[s2]), known(rc[s3]) or mask_bytes(rc[s3]),
             f[discards[seat]], f[discards[s1]], f[discards[s2]], f[discards[s3]],
             _PHASE_BYTES[hand.phase],
-            _one_hot(hand.to_act, seat), _one_hot(hand.dealer, seat), _one_hot(self._privileged, seat),
-            _one_hot(self._caller, seat), _one_hot(self._leader, seat),
+            oh[hand.to_act], oh[hand.dealer], oh[self._privileged], oh[self._caller], oh[self._leader],
             f[sizes[seat]], f[sizes[s1]], f[sizes[s2]], f[sizes[s3]],
             f[tricks[seat]], f[tricks[s1]], f[tricks[s2]], f[tricks[s3]], f[left],
         )
@@ -402,8 +414,8 @@ class EncodedHand:
         row = np.empty(INFORMATION_STATE_SIZE, dtype=np.float32)
         cached = self._cache[seat]
         if cached is None:
-            cached = self._cache[seat] = self._observation(seat)
-        row[:OBSERVATION_SIZE] = np.frombuffer(cached, dtype=np.float32)
+            cached = self._cache[seat] = np.frombuffer(self._observation(seat), _F32)
+        row[:OBSERVATION_SIZE] = cached
         row[DEALT:HISTORY] = np.frombuffer(mask_bytes(self._dealt[seat]), dtype=np.float32)
         row[HISTORY:] = self._history_slots(seat)
         return row
@@ -450,8 +462,15 @@ class EncodedHand:
             assert option is not None  # a pick is legal only with a discard option
             pending = self.pending = PendingDiscard(option.allowed, option.count)
         pending.picked |= 1 << card
-        if pending.left:
-            self._cache[seat] = None  # only the picker's tensor shows its picks
+        left = pending.left
+        if left:  # only the picker's tensor shows its picks: two values of it change
+            cached = self._cache[seat]
+            if cached is not None:
+                cached = cached.copy()
+                cached[PICKED + card] = 1.0
+                cached[PICKS_LEFT] = left
+                cached.flags.writeable = False
+            self._cache[seat] = cached
             return ()
         picked = pending.picked
         self.pending = None
@@ -532,11 +551,14 @@ _ONE_HOT: Final = tuple(b"".join(_FLOAT[int(i == rel)] for i in range(4)) for re
 _NOBODY: Final = _FLOAT[0] * 4
 _PHASE_BYTES: Final = {phase: b"".join(_FLOAT[int(i == j)] for j in range(len(PHASES)))
                        for i, phase in enumerate(PHASES)}
-_MASKS: dict[tuple[int, ...], bytes] = {}
+_MASKS: dict[tuple[int, ...], Mask] = {}
+"""Read-only legal masks by their ascending legal ids (copied out)."""
+_F32: Final = np.dtype(np.float32)
 
 
-def _one_hot(who: int | None, seat: int) -> bytes:
-    return _NOBODY if who is None else _ONE_HOT[(who - seat) & 3]
+_SEEN_FROM: Final = tuple({who: _NOBODY if who is None else _ONE_HOT[(who - seat) & 3] for who in (0, 1, 2, 3, None)}
+                          for seat in range(4))
+"""``_SEEN_FROM[seat][who]``: the one-hot bytes of seat ``who`` relative to ``seat`` (``None``: nobody)."""
 
 
 def _own_plays(seen: Observation, seat: int) -> int:

@@ -38,6 +38,7 @@ OpenSpiel game string, which a serialized state starts with).
 from __future__ import annotations
 
 import random
+from itertools import repeat
 from typing import Any, Final
 
 import numpy as np
@@ -157,6 +158,12 @@ class HakkaCardsGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type
         return HakkaObserver(perfect_recall)
 
 
+_FULL_DECK: Final = (1 << DECK_SIZE) - 1
+_BYTE_CARDS: Final = tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)) for k in range(5))
+"""``_BYTE_CARDS[k][b]``: the cards of byte ``k`` of a card mask whose bits are ``b`` (chance_outcomes runs 37 times
+a deal: joining five tuples beats testing 37 bits)."""
+
+
 class _Core:
     """A state's own fields. pyspiel clones a Python state by deep-copying its ``__dict__``; this object
     copies itself in a few microseconds instead (the hand by :meth:`Hand.copy`, the game shared).
@@ -272,9 +279,10 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
         return list(self._core.legal_ids())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        dealt = self._core.dealt
-        chance = 1.0 / (DECK_SIZE - dealt.bit_count())
-        return [(card, chance) for card in range(DECK_SIZE) if not dealt >> card & 1]
+        left = ~self._core.dealt & _FULL_DECK
+        cards = (_BYTE_CARDS[0][left & 255] + _BYTE_CARDS[1][left >> 8 & 255] + _BYTE_CARDS[2][left >> 16 & 255]
+                 + _BYTE_CARDS[3][left >> 24 & 255] + _BYTE_CARDS[4][left >> 32])
+        return list(zip(cards, repeat(1.0 / len(cards))))
 
     def _apply_action(self, action: int) -> None:
         core = self._core
@@ -426,7 +434,11 @@ class HakkaObserver:
                 if self.perfect_recall:
                     self.tensor[[DEALT + c for c in cards]] = 1.0
             return
-        self.tensor[:] = state.tensor(player, self.perfect_recall)
+        encoded = state._core.encoding()
+        if encoded is not None and not self.perfect_recall:  # straight from the encoder's cache: one copy
+            self.tensor[:] = encoded.observation_view(player)
+        else:
+            self.tensor[:] = state.tensor(player, self.perfect_recall)
 
     def string_from(self, state: HakkaCardsState, player: int) -> str:
         hand = state.hand
