@@ -11,7 +11,9 @@ whichever build is imported (``.ci/run`` runs tests/builds on the compiled wheel
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from pathlib import Path
 
 import pytest
 
@@ -49,3 +51,51 @@ def test_the_chain_starts_from_the_real_state_of_an_ended_hand() -> None:
     world = sampler.sample(random.Random(0))  # compiled, without the fix: the chain's start assertion failed
     assert sampler.fallbacks == 1
     assert world.observation(1) == hand.observation(1)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _engine_modules() -> list[str]:
+    spec = importlib.util.spec_from_file_location("hakka_setup", ROOT / "setup.py")
+    assert spec is not None and spec.loader is not None
+    setup = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(setup)  # not as __main__: setup() does not run
+    modules: list[str] = setup.engine_modules()
+    return modules
+
+
+def _identity_comparisons(paths: list[str]) -> list[str]:
+    """Every ``==``/``!=`` of the compiled modules that mypyc makes an identity test (its ``translate_eq_cmp``):
+    both operands of one engine class that is no dataclass and has no ``__eq__`` in its bases but ``object``'s."""
+    from mypy import build
+    from mypy.modulefinder import BuildSource
+    from mypy.nodes import ComparisonExpr
+    from mypy.options import Options
+    from mypy.types import Instance, get_proper_type
+
+    options = Options()
+    options.export_types, options.incremental, options.python_version = True, False, (3, 11)
+    sources = [BuildSource(str(ROOT / p), p.removesuffix(".py").replace("/", ".")) for p in paths]
+    result = build.build(sources, options)
+    assert not result.errors, result.errors[:5]
+    lines = {p: (ROOT / p).read_text().splitlines() for p in paths}
+    found = []
+    for expr, _ in result.types.items():  # the expressions of every module (an expression does not name its file)
+        if not isinstance(expr, ComparisonExpr):
+            continue
+        for index, op in enumerate(expr.operators):
+            left, right = (get_proper_type(result.types.get(e)) for e in expr.operands[index:index + 2])
+            if (op in ("==", "!=") and isinstance(left, Instance) and isinstance(right, Instance)
+                    and left.type == right.type and left.type.fullname.startswith("reference_engine.")
+                    and "dataclass" not in left.type.metadata
+                    and not any("__eq__" in base.names for base in left.type.mro[:-1])):
+                files = [p for p in paths if len(lines[p]) >= expr.line and op in lines[p][expr.line - 1]]
+                found.append(f"{' or '.join(files)} line {expr.line}: {left.type.name} {op} {left.type.name}")
+    return found
+
+
+@pytest.mark.skipif(not (ROOT / "setup.py").is_file(), reason="not a checkout (.ci/run tests wheels from a copy)")
+def test_no_compiled_module_compares_two_events_or_alike_by_identity() -> None:
+    """The same trap anywhere else: compare such values typed ``object`` (as reference_engine.sampling does)."""
+    assert _identity_comparisons(_engine_modules()) == []
