@@ -37,8 +37,6 @@ INTERPRETED = {
     "__init__.py": "only re-exports; the package stays importable as a folder of sources",
     "__main__.py": "`python -m reference_engine` runs it as a script, which a compiled module cannot be",
     "_mypyc.py": "its no-op `mypyc_attr` is the `else` of a TYPE_CHECKING test, which mypyc drops as unreachable",
-    "sampling.py": "merged at the session's end (rlspiel): compiled, tests/rl/test_sampling.py's chain starts from "
-                   "a state its own assertion calls inconsistent; interpreted until that is understood (issue 17)",
 }
 """Engine modules left interpreted, and why."""
 

@@ -301,7 +301,11 @@ class Resampler:
             world.apply(item.seat, action)
             if events is not None:
                 for offset in range(start, len(log)):
-                    if offset >= len(events) or log[offset].seen_by(seat) != events[offset]:
+                    # ``object``, not ``Event``: compiled, ``!=`` between two values of one class with no
+                    # ``__eq__`` of its own is an identity test (mypyc cannot see the ``__eq__`` that
+                    # ``@dataclass`` gives each kind of event), and a hand's end is a new event at each replay
+                    seen: object = log[offset].seen_by(seat)
+                    if offset >= len(events) or seen != events[offset]:
                         return None
         if events is not None and len(log) != len(events):
             return None
