@@ -35,6 +35,10 @@ Observation = Mapping[str, Any]
 
 
 class Bot(Protocol):
+    """The server asks ``choose`` in a thread of its own, on a snapshot of the seat's view (the event loop
+    serves every other socket meanwhile): a bot may take its time, up to the server's ``think_seconds``,
+    and touches nothing but its arguments and its own state (one move of a table at a time)."""
+
     name: str
 
     def choose(self, observation: Observation, legal: LegalActions, rng: Random) -> Action: ...

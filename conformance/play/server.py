@@ -24,6 +24,13 @@ Messages (JSON text frames). From the browser: ``{"type": "act", "action": "play
 whose message was refused. A frame that is not a message of the table (binary, not JSON, another
 shape, too long) is answered with an error and a close code (:func:`~conformance.play.doors.read_frame`).
 The seat comes from the token alone; the language of the messages from the socket's handshake.
+
+Bots think off the event loop: each move in a thread of its own (:func:`_in_thread`), from a
+:class:`~conformance.play.table.BotTurn` (a snapshot of what the bot may see), so that every socket
+and page of every table is served meanwhile. The move applies only if the table is still where the
+bot thought it was (else the bot thinks again); a bot that fails, or thinks longer than
+``think_seconds``, becomes the table's ``problem``; the server waits for a thinking bot at most that
+long when it stops.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ import asyncio
 import contextlib
 import html
 import json
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
@@ -45,19 +53,62 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from reference_engine import HakkaError
+from reference_engine import Action, HakkaError
 
 from ..paths import PACKAGE_DIR
 from .doors import LOOPBACK, POLICY, ASGIApp, BadFrame, Doors, Limits, read_frame
 from .i18n import COOKIE, LANGUAGES, Msg, choose, page, rulebook_text, statement
 from .replay import corpus, index, load_replay
 from .rules import Rulebook
-from .table import Table, TableError
+from .table import BotTurn, Table, TableError
 
 STATIC = Path(__file__).resolve().parent / "static"
 BUILT_RULEBOOK = PACKAGE_DIR.parent / "docs" / "_build" / "html"  # a checkout's built book, if any
 FORBIDDEN = 4403  # WebSocket close code: no such table or seat
 JANITOR_SECONDS = 30.0
+THINK_SECONDS = 5.0
+"""The longest a bot may think over one move (the rule-aware bot takes microseconds, the IS-MCTS bot its
+budget of 0.25 s): past it the table says the bot failed, and a stopping server waits no longer for it."""
+
+
+class BotFailed(Exception):
+    """A bot raised instead of choosing, or did not choose in time: the words say which (English)."""
+
+
+def _in_thread(choose: Callable[[], Action]) -> asyncio.Future[Action]:
+    """Run ``choose`` in a thread of its own; the future settles on the running loop when it returns or raises.
+
+    A daemon thread rather than the loop's default executor, whose threads are joined at exit: a bot
+    that never returns holds neither the process nor the other tables' bots.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Action] = loop.create_future()
+
+    def settle(outcome: Action | Exception) -> None:
+        if future.done():
+            return
+        if isinstance(outcome, Exception):
+            future.set_exception(outcome)
+        else:
+            future.set_result(outcome)
+
+    def run() -> None:
+        outcome: Action | Exception
+        try:
+            outcome = choose()
+        except Exception as exc:  # noqa: BLE001 - any bot's failure goes back to the loop, to be shown
+            outcome = exc
+        with contextlib.suppress(RuntimeError):  # the loop has closed meanwhile: nobody waits any more
+            loop.call_soon_threadsafe(settle, outcome)
+
+    threading.Thread(target=run, name="hakka-bot", daemon=True).start()
+    return future
+
+
+def _forget(future: asyncio.Future[Action]) -> None:
+    """Read a finished think's outcome, so that one whose table is gone is never logged as unretrieved."""
+    if not future.cancelled():
+        future.exception()
 
 
 def language(conn: HTTPConnection) -> str:
@@ -83,9 +134,13 @@ class PlayServer:
 
     def __init__(self, bot_delay: float = 0.6, rulebook: Rulebook | None = None,
                  replays: dict[str, str] | None = None, limits: Limits | None = None,
-                 allowed_hosts: Iterable[str] = LOOPBACK, clock: Callable[[], float] = time.monotonic) -> None:
+                 allowed_hosts: Iterable[str] = LOOPBACK, clock: Callable[[], float] = time.monotonic,
+                 think_seconds: float = THINK_SECONDS) -> None:
         self.open: dict[str, Open] = {}
         self.bot_delay = bot_delay
+        self.think_seconds = think_seconds
+        self.thinking: set[asyncio.Future[Action]] = set()
+        """The bots' moves being thought in their threads (of every table, its own gone or not)."""
         self.rulebook = rulebook or Rulebook.default()
         self.replays = dict(replays or {})
         """Replays named on the command line: a short name → the scenario ID or file."""
@@ -141,11 +196,14 @@ class PlayServer:
         try:
             yield
         finally:
-            task.cancel()
-            # A bot task still sleeping when the server stops would be destroyed pending (and logged as such).
-            for held in self.open.values():
-                if held.bots is not None:
-                    held.bots.cancel()
+            # A task still pending when the loop stops would be destroyed pending (and logged as such):
+            # the janitor and every table's bots are cancelled and awaited.
+            tasks = [task, *(held.bots for held in self.open.values() if held.bots is not None)]
+            for pending in tasks:
+                pending.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            if self.thinking:  # a bot still thinking in its thread: it ends within its bound
+                await asyncio.wait(set(self.thinking), timeout=self.think_seconds)
 
     # ------------------------------------------------------------ messages
 
@@ -209,20 +267,35 @@ class PlayServer:
 
     async def _run_bots(self, held: Open) -> None:
         table = held.table
-        while True:
-            seat = table.bot_to_act()
-            if seat is None:
-                return
+        while table.bot_to_act() is not None:
             await asyncio.sleep(self.bot_delay)
-            if table.bot_to_act() != seat:
+            turn = table.bot_turn()
+            if turn is None:
                 continue
             try:
-                table.act(seat, table.bot_action(seat))
-            except HakkaError as exc:  # a bot's choice the engine refuses: say so at the table, never hang
+                if not table.apply_bot(turn, await self._think(turn)):
+                    continue  # the table moved while the bot thought: its move is stale, it thinks again
+            except BotFailed as exc:  # a bot that fails or takes too long: say so at the table, never hang
+                table.problem = Msg("the bot at seat {seat} could not choose an action: {error}",
+                                    seat=turn.seat, error=str(exc))
+            except HakkaError as exc:  # a bot's choice the engine refuses: the same
                 table.problem = Msg("the bot at seat {seat} chose an action the engine refuses: {error}",
-                                    seat=seat, error=str(exc))
+                                    seat=turn.seat, error=str(exc))
             held.last_active = self.clock()
             await self.broadcast(table)
+
+    async def _think(self, turn: BotTurn) -> Action:
+        """The move of ``turn``'s bot, thought in a thread while the loop serves everyone else."""
+        thinking = _in_thread(turn.choose)
+        self.thinking.add(thinking)
+        thinking.add_done_callback(self.thinking.discard)
+        thinking.add_done_callback(_forget)
+        try:  # shielded: a cancelled table (freed, or the server stopping) leaves the thread to finish alone
+            return await asyncio.wait_for(asyncio.shield(thinking), self.think_seconds)
+        except Exception as exc:
+            if not thinking.done():
+                raise BotFailed(f"no action within {self.think_seconds:g} s") from None
+            raise BotFailed(f"{type(exc).__name__}: {exc}") from exc
 
     def handle(self, table: Table, seat: int, message: dict[str, Any], lang: str) -> dict[str, Any] | None:
         """One message of ``seat``: ``None`` when it changed the table, else the error to send back."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from reference_engine import SCORE_TABLE, Action, Game, HakkaError, Hand, Profile, SetupError
+from reference_engine import SCORE_TABLE, Action, Game, HakkaError, Hand, LegalActions, Profile, SetupError
 from reference_engine.events import Discarded, Event, Played, RoundWon
 from reference_engine.game import GAME_OVER, HANDS_PER_GAME
 from reference_engine.hand import Phase
@@ -75,6 +75,25 @@ class Round:
 class HandRecord:
     hand: Hand
     rounds: list[Round] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class BotTurn:
+    """A bot's turn at one position of a table: what it may see then, nothing of the live table.
+
+    ``position`` is the table's :attr:`Table.version` when the snapshot was taken; the move
+    chosen from it applies only while the table is still there (:meth:`Table.apply_bot`).
+    """
+
+    seat: int
+    position: int
+    bot: Bot
+    observation: dict[str, Any]
+    legal: LegalActions
+    rng: Random
+
+    def choose(self) -> Action:
+        return self.bot.choose(self.observation, self.legal, self.rng)
 
 
 class Table:
@@ -240,6 +259,39 @@ class Table:
         assert bot is not None
         hand = self.current.hand
         return bot.choose(self._hand_view(self.current, seat), hand.legal_actions(), self.rng)
+
+    def bot_turn(self) -> BotTurn | None:
+        """The bot to act, with a snapshot of what it may see, for it to think anywhere (another thread).
+
+        ``None`` when no bot is to act. Nothing of the snapshot is the table's own: the observation is
+        built afresh, the legal actions are immutable, and the random generator is a copy of the table's.
+        """
+        seat = self.bot_to_act()
+        if seat is None:
+            return None
+        bot = self.seats[seat].bot
+        assert bot is not None
+        rng = Random()
+        rng.setstate(self.rng.getstate())
+        return BotTurn(seat, self.version, bot, self._hand_view(self.current, seat),
+                       self.current.hand.legal_actions(), rng)
+
+    def still(self, turn: BotTurn) -> bool:
+        """The table is where ``turn`` was taken: nothing has moved since (same version, same bot to act)."""
+        return self.version == turn.position and self.bot_to_act() == turn.seat
+
+    def apply_bot(self, turn: BotTurn, action: Action) -> bool:
+        """Apply the move ``turn``'s bot chose, if the table is still where the bot thought it was.
+
+        ``False`` (nothing changed) when the table has moved on since: the move is stale and dropped.
+        Applied, the table's generator continues from the bot's copy, as if the bot had drawn from it.
+        An engine's refusal goes back to the caller, as from :meth:`act`.
+        """
+        if not self.still(turn):
+            return False
+        self.act(turn.seat, action)
+        self.rng.setstate(turn.rng.getstate())
+        return True
 
     def play_bots(self, limit: int = 10_000) -> int:
         """Let the bots act until a person must act (or the game ends); return how many actions."""

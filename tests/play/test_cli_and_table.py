@@ -117,3 +117,33 @@ def test_the_rule_aware_bot_claims_and_keeps_its_elders() -> None:
     lead = LegalActions((Action.parse("play Sup9"), Action.parse("play Gon3")))
     assert str(bot.choose(view, lead, Random(0))) == "play Gon3"
     assert str(RandomBot().choose(view, lead, Random(0))) in ("play Sup9", "play Gon3")
+
+
+def test_a_bots_turn_is_a_snapshot_and_its_move_applies_only_where_it_was_thought() -> None:
+    """What a bot thinks on (off the server's loop) is not the live table; its move is dropped once the table moves."""
+    table = Table(humans=[], seed=6)
+    turn = table.bot_turn()
+    assert turn is not None and turn.seat == table.to_act and turn.position == table.version
+    turn.observation["hand"] = ""  # the bot's copy, not the table's
+    assert table.view(turn.seat)["hand"]["hand"] != ""
+    action = turn.choose()
+    table.act(turn.seat, table.bot_action(turn.seat))  # the table moves on while the bot thinks
+    moved = (table.version, list(table.current.hand.history), table.rng.getstate())
+    assert not table.apply_bot(turn, action)  # stale: not applied, nothing changed (generator included)
+    assert (table.version, list(table.current.hand.history), table.rng.getstate()) == moved
+    fresh = table.bot_turn()
+    assert fresh is not None and table.apply_bot(fresh, fresh.choose())
+    assert table.version == moved[0] + 1
+
+
+def test_bots_thinking_on_snapshots_play_the_same_game_as_on_the_table() -> None:
+    """The seed still decides the bots' choices: a move thought on a snapshot draws from a copy of the table's
+    generator, which the table takes over when the move applies."""
+    for seed in range(3):
+        direct, snapshots = Table(humans=[], seed=seed, bot="random"), Table(humans=[], seed=seed, bot="random")
+        direct.play_bots()
+        while (turn := snapshots.bot_turn()) is not None:
+            assert snapshots.apply_bot(turn, turn.choose())
+        assert direct.game.over and snapshots.game.over
+        assert [result_json(r) for r in snapshots.game.results] == [result_json(r) for r in direct.game.results]
+        assert snapshots.game.scores == direct.game.scores and snapshots.rng.getstate() == direct.rng.getstate()
