@@ -157,6 +157,7 @@ class HakkaCardsGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type
         return HakkaObserver(perfect_recall)
 
 
+_FULL_DECK: Final = (1 << DECK_SIZE) - 1
 CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 _OUTCOMES: Final = ((),) + tuple(tuple((card, 1.0 / left) for card in range(DECK_SIZE))
@@ -301,7 +302,8 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         left = self._core.left
-        return list(map(_OUTCOMES[len(left)].__getitem__, left))
+        row = _OUTCOMES[len(left)]
+        return [row[card] for card in left]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
@@ -434,6 +436,25 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
         self._replay_picks(state, player, rng)
         return state
 
+    def _replay(self, deck: list[int], moves: list[tuple[int, int]], hand: Hand) -> None:
+        """Become the state after dealing ``deck`` and making ``moves`` (``(seat, id)``), whose hand is ``hand``:
+        pyspiel's history gets every action (as ``apply_action`` would make it) while the engine does not replay
+        them, ``hand`` being their outcome already (a copy of it is kept)."""
+        core, replay = self._core, _Replay()
+        self._core = replay  # type: ignore[assignment]  # for the replay only: see _Replay
+        try:
+            for card in deck:
+                self.apply_action(card)
+            replay.hand = hand
+            for seat, action in moves:
+                replay.player = seat
+                self.apply_action(action)
+        finally:
+            self._core = core
+        core.deck, core.dealt, core.left = list(deck), _FULL_DECK, []
+        core.hand = hand.copy()
+        core._moved()
+
     def _replay_picks(self, state: HakkaCardsState, player_id: int, rng: random.Random) -> None:
         """The picks of a discard in progress: the player's own, or as many drawn for another seat."""
         hand, pending = self._core.hand, self._core.pending
@@ -477,15 +498,32 @@ def state_of_hand(
         kept = {card for p, card in keep.items() if game.sequence[p] == seat}
         cards[seat] = [c for c in range(DECK_SIZE) if hand.dealt[seat] >> c & 1 and c not in kept]
         rng.shuffle(cards[seat])
-    state = HakkaCardsState(game)
-    for position, seat in enumerate(game.sequence):
-        state.apply_action(keep[position] if position in keep else cards[seat].pop())
+    deck = [keep[position] if position in keep else cards[seat].pop() for position, seat in enumerate(game.sequence)]
+    moves: list[tuple[int, int]] = []
     for event in hand.events:
         action = Action(DISCARD, event.mask) if isinstance(event, Discarded) else event.action
         if action is not None and isinstance(event, SeatEvent):
-            for action_id in encode_action(action):
-                state.apply_action(action_id)
+            moves += [(event.seat, action_id) for action_id in encode_action(action)]
+    state = HakkaCardsState(game)
+    state._replay(deck, moves, hand)
     return state
+
+
+class _Replay:
+    """A state's stand-in core while :meth:`HakkaCardsState._replay` writes its history: each ``apply_action``
+    goes through pyspiel (which records the current player and the action) and does nothing here."""
+
+    __slots__ = ("hand", "player")
+
+    def __init__(self) -> None:
+        self.hand: Hand | None = None
+        self.player = CHANCE
+
+    def deal(self, card: int) -> None:
+        pass
+
+    def apply_id(self, action: int) -> None:
+        pass
 
 
 class HakkaObserver:

@@ -288,3 +288,43 @@ def test_the_python_level_methods_give_what_pyspiels_cpp_methods_give_at_every_s
             legal = state.legal_actions()
             state.apply_action(0 if 0 in legal and seed % 2 else int(rng.choice(legal)))
     assert kinds["terminal"] == 8 and kinds["chance"] == 8 * 37 and kinds["picking"] > 0, kinds
+
+
+def _seen(state) -> tuple[object, ...]:
+    """Everything pyspiel and a seat can read of a state."""
+    seats = range(4)
+    tensors = () if state.is_chance_node() else tuple(
+        (tuple(state.information_state_tensor(p)), tuple(state.observation_tensor(p))) for p in seats)
+    return (str(state), state.current_player(), state.legal_actions(), state.returns(),
+            [(h.player, h.action) for h in state.full_history()],
+            state.move_number(), [state.information_state_string(p) for p in seats],
+            [state.observation_string(p) for p in seats], tensors)
+
+
+def test_a_state_of_a_hand_is_the_state_its_history_leads_to():
+    """state_of_hand (what resampling returns) writes the history without replaying the engine, the hand given
+    being its outcome: a new state that plays that history move by move, through the engine, is the same state,
+    and plays on the same (a partial discard included)."""
+    checked = 0
+    for seed in range(8):
+        g = game(dealer=seed % 4, options=OPTIONS if seed % 2 else "")
+        rng = np.random.RandomState(seed)
+        state = g.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        while not state.is_terminal():
+            if state.pending is None or not state.pending.picked:
+                made = state_of_hand(g, state.hand, random.Random(seed))
+                again = g.new_initial_state()
+                for action in made.history():
+                    again.apply_action(action)
+                assert _seen(made) == _seen(again)
+                assert made.hand is not state.hand  # its own copy
+                follow = int(rng.choice(made.legal_actions()))
+                made.apply_action(follow)
+                again.apply_action(follow)
+                assert _seen(made) == _seen(again)
+                checked += 1
+            legal = state.legal_actions()
+            state.apply_action(0 if 0 in legal else int(rng.choice(legal)))
+    assert checked > 100, checked
