@@ -175,7 +175,7 @@ class _Core:
     from then on (a search that never asks for a tensor never pays for one).
     """
 
-    __slots__ = ("game", "deck", "dealt", "left", "player", "hand", "pending", "encoded", "legal")
+    __slots__ = ("game", "deck", "dealt", "left", "player", "hand", "pending", "encoded", "legal", "seen")
 
     def __init__(self, game: HakkaCardsGame) -> None:
         self.game = game
@@ -190,11 +190,14 @@ class _Core:
         self.pending: PendingDiscard | None = None
         self.encoded: EncodedHand | None = None
         self.legal: list[int] | None = None
+        self.seen: list[tuple[int, str]] = [(0, "")] * 4
+        """Per seat: how many of the hand's events its information-state string has written, and that text (a
+        search asks each state for it at every node: the events already written are not written again)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         core = _Core(self.game)
         core.deck, core.dealt, core.left, core.player = list(self.deck), self.dealt, list(self.left), self.player
-        core.legal = self.legal
+        core.legal, core.seen = self.legal, list(self.seen)
         if self.encoded is not None:
             core.encoded = self.encoded.copy()
             core.hand, core.pending = core.encoded.hand, core.encoded.pending
@@ -559,13 +562,24 @@ class HakkaObserver:
         picked = f" | picked {mask_text(pending.picked)}" if (
             pending is not None and pending.picked and hand.to_act == player) else ""
         if self.perfect_recall:
-            events = "; ".join(str(e.seen_by(player)) for e in hand.events)
+            events = _seen_events(state._core, hand, player)
             return f"seat {player} dealer {hand.dealer} dealt {mask_text(hand.dealt[player])} | {events}{picked}"
         seen = hand.observation(player)
         round_text = "; ".join(str(p) for p in seen.round)
         return (f"seat {player} {seen.phase} to act {seen.to_act} | hand {seen.hand} | round {round_text} "
                 f"| tricks {' '.join(map(str, seen.tricks))} | elders {seen.elders} | PP {seen.privileged}"
                 f" | Dreamer's card {'-' if seen.dreamer_card is None else NAMES[seen.dreamer_card]}{picked}")
+
+
+def _seen_events(core: _Core, hand: Hand, seat: int) -> str:
+    """Every event of the hand as ``seat`` sees it, ``"; "`` between them (only the new ones are written)."""
+    count, text = core.seen[seat]
+    events = hand.events
+    if count < len(events):
+        new = "; ".join([str(event.seen_by(seat)) for event in events[count:]])
+        text = text + "; " + new if count else new
+        core.seen[seat] = (len(events), text)
+    return text
 
 
 _OBSERVERS: Final = (HakkaObserver(False), HakkaObserver(True))

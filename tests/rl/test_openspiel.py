@@ -328,3 +328,30 @@ def test_a_state_of_a_hand_is_the_state_its_history_leads_to():
             legal = state.legal_actions()
             state.apply_action(0 if 0 in legal else int(rng.choice(legal)))
     assert checked > 100, checked
+
+
+def _check_information_state_strings(state, seats) -> None:
+    for seat in seats:
+        events = "; ".join(str(e.seen_by(seat)) for e in state.hand.events)
+        head = f"seat {seat} dealer {state.hand.dealer} dealt {mask_text(state.hand.dealt[seat])} | {events}"
+        pending = state.pending
+        picked = f" | picked {mask_text(pending.picked)}" if pending and pending.picked and (
+            seat == state.current_player()) else ""
+        assert state.information_state_string(seat) == head + picked
+
+
+def test_the_information_state_string_written_a_move_at_a_time_is_the_one_written_at_once():
+    """A state writes only the events that are new since a seat's last information-state string: asked at every
+    move (and on clones, which carry what was written, and go their own way), it is always every event of the
+    hand as that seat sees it (OBS-1), in order, as written from scratch."""
+    for seed in range(4):
+        state, _ = random_episode(game(options=OPTIONS), seed, until=37)
+        rng = np.random.RandomState(seed)
+        while not state.is_terminal():
+            _check_information_state_strings(state, range(4) if rng.rand() < 0.7 else ())  # or several moves later
+            legal = state.legal_actions()
+            if rng.rand() < 0.2:
+                clone = state.clone()
+                clone.apply_action(legal[-1])
+                _check_information_state_strings(clone, range(4))
+            state.apply_action(0 if 0 in legal else int(rng.choice(legal)))
