@@ -539,7 +539,12 @@ class HakkaObserver:
         self.dict = {"info_state" if perfect_recall else "observation": self.tensor}
 
     def set_from(self, state: HakkaCardsState, player: int) -> None:
-        if state.hand is None:  # still dealing: the seat's own cards so far (pyspiel also asks this of a new
+        core = state._core
+        encoded = core.encoded
+        if encoded is not None and not self.perfect_recall:  # straight from the encoder's cache: one copy
+            self.tensor[:] = encoded.observation_view(player)
+            return
+        if core.hand is None:  # still dealing: the seat's own cards so far (pyspiel also asks this of a new
             self.tensor.fill(0.0)  # initial state at every tensor it writes, so it must be cheap)
             if state.deck:
                 dealt = state.dealt_to(player)
@@ -548,8 +553,8 @@ class HakkaObserver:
                 if self.perfect_recall:
                     self.tensor[[DEALT + c for c in cards]] = 1.0
             return
-        encoded = state._core.encoding()
-        if encoded is not None and not self.perfect_recall:  # straight from the encoder's cache: one copy
+        encoded = core.encoding()  # made now if need be (the tensors are kept up to date from then on)
+        if encoded is not None and not self.perfect_recall:
             self.tensor[:] = encoded.observation_view(player)
         else:
             self.tensor[:] = state.tensor(player, self.perfect_recall)
