@@ -21,6 +21,12 @@ state the player cannot tell from this one with
 histories consistent with the player's view) and rebuilds it by its actions,
 so that its ``history()`` is a real history of the game.
 
+For Python callers (OpenSpiel's Python algorithms, a learner's loop) the state
+defines ``legal_actions``, ``legal_actions_mask``, ``is_chance_node``,
+``is_player_node`` and the tensors and strings in Python: they give exactly
+what pyspiel's C++ methods give (tests/rl/test_openspiel.py compares them at
+every state), without pybind11's calls from C++ back into Python.
+
 Game parameters: ``dealer`` (0-3, default 0) and ``options``, the decision
 options as ``"D7:any-suit;D12:may-discard"`` (default: the spec's defaults;
 ``:`` and ``;`` because ``=`` and ``,`` separate the parameters of an
