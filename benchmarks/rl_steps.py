@@ -15,10 +15,24 @@ of the array to a flat one).
 
     python benchmarks/rl_steps.py --hands 2000
 
+**Floors and ceilings.** An interface's API costs something by itself, whatever the game behind
+it: PettingZoo's AEC loop (``last``, ``step``, the reward and termination dicts, the dead steps
+at the end), pyspiel's Python-game calls (each C++ method called from Python calls back into the
+game's Python methods through pybind11). A *floor* line runs the same loop, the same hands, over a
+no-op environment of exactly the real one's shape (benchmarks/rl_floors.py: recorded from the real
+environment for the same seeds, it replays each step's seat and number of legal ids and each
+chance node's number of outcomes, and copies preallocated observations and masks out the way the
+real environment does). A real environment does at least the engine's work plus its API's, so no
+implementation of that shape on that API can beat ``steps / (engine CPU + floor CPU)``; over the
+engine's actions/s that is the line's **ceiling**, printed beside its ``x engine``. OpenSpiel's
+floors come twice: with the Python-level methods hakka_rl.openspiel_game defines (what its own
+ceiling is measured against) and with pyspiel's C++ methods only (a game without them).
+
 Another interface adds its line with :func:`register` (the OpenSpiel game's
 benchmark adds ``openspiel``: ``register("openspiel", my_function)``, a function
-of ``(hands, seed)`` that returns a :class:`Line`), or by naming a module with
-``--with MODULE``, whose import registers it.
+of ``(hands, seed)`` that returns a :class:`Line`; ``floor="name"`` names its
+floor's line), or by naming a module with ``--with MODULE``, whose import
+registers it.
 """
 
 from __future__ import annotations
@@ -31,6 +45,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -46,6 +61,8 @@ class Line:
     steps: int
     actions: int
     cpu: float
+    floor: bool = False
+    """A floor's line (benchmarks/rl_floors.py): its ceiling is its own."""
 
     @property
     def per_second(self) -> float:
@@ -54,11 +71,18 @@ class Line:
 
 Measure = Callable[[int, int], Line]
 LINES: dict[str, Measure] = {}
+FLOORS: dict[str, str] = {}
+"""A line's name -> the name of its floor's line (the ceiling column compares them; a floor's floor, the same
+shape on a slower API, is printed below it)."""
 
 
-def register(name: str, measure: Measure) -> None:
-    """Add a line to the table (a later name replaces an earlier one)."""
+def register(name: str, measure: Measure, *, floor: str | None = None) -> None:
+    """Add a line to the table (a later name replaces an earlier one); ``floor``: the line of its floor."""
     LINES[name] = measure
+    if floor is not None:
+        FLOORS[name] = floor
+    else:
+        FLOORS.pop(name, None)
 
 
 def _seeds(hands: int, seed: int) -> list[int]:
@@ -98,10 +122,8 @@ def encoded_line(hands: int, seed: int) -> Line:
     return Line("hakka_rl.encoding (EncodedHand)", steps, actions, cpu)
 
 
-def _pettingzoo(hands: int, seed: int, wrapped: bool) -> Line:
-    from hakka_rl.pettingzoo_env import env, raw_env
-
-    game = env(checked=True) if wrapped else raw_env()
+def _pettingzoo_loop(game: Any, hands: int, seed: int) -> tuple[int, float]:
+    """A learner's loop over a PettingZoo AEC env: observe, pick a legal id from the mask, step; (steps, CPU s)."""
     rng = random.Random(seed)
     steps = 0
     start = time.process_time()
@@ -119,7 +141,13 @@ def _pettingzoo(hands: int, seed: int, wrapped: bool) -> Line:
             del agent
         played += 1
         game.reset()
-    cpu = time.process_time() - start
+    return steps, time.process_time() - start
+
+
+def _pettingzoo(hands: int, seed: int, wrapped: bool) -> Line:
+    from hakka_rl.pettingzoo_env import env, raw_env
+
+    steps, cpu = _pettingzoo_loop(env(checked=True) if wrapped else raw_env(), hands, seed)
     name = "PettingZoo env(checked=True) (wrapped)" if wrapped else "PettingZoo env() (AEC)"
     return Line(name, steps, -1, cpu)
 
@@ -132,17 +160,9 @@ def pettingzoo_raw_line(hands: int, seed: int) -> Line:
     return _pettingzoo(hands, seed, wrapped=False)
 
 
-def _openspiel(hands: int, seed: int, as_list: bool) -> Line:
-    """hakka_rl.openspiel_game through pyspiel: the 37 chance nodes of the deal, then observe, pick, step.
-    ``as_list``: observe by ``state.observation_tensor()`` (a Python list of 408 floats), else by OpenSpiel's
-    Python observation API (``make_observation``: the observer's numpy tensor, filled in place)."""
-    import pyspiel
-    from open_spiel.python.observation import make_observation
-
-    import hakka_rl.openspiel_game  # noqa: F401  (registers python_hakka_cards)
-
-    games = [pyspiel.load_game("python_hakka_cards", {"dealer": dealer}) for dealer in range(4)]
-    observers = [make_observation(game) for game in games]
+def _openspiel_loop(games: list[Any], observers: list[Any], hands: int, seed: int, as_list: bool,
+                    ) -> tuple[int, float]:
+    """A learner's loop over pyspiel states of ``games[i % 4]``: the chance nodes, then observe, pick, step."""
     rng = random.Random(seed)
     steps = 0
     start = time.process_time()
@@ -160,7 +180,25 @@ def _openspiel(hands: int, seed: int, as_list: bool) -> Line:
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
             steps += 1
-    cpu = time.process_time() - start
+    return steps, time.process_time() - start
+
+
+def _openspiel_games() -> list[Any]:
+    import pyspiel
+
+    import hakka_rl.openspiel_game  # noqa: F401  (registers python_hakka_cards)
+
+    return [pyspiel.load_game("python_hakka_cards", {"dealer": dealer}) for dealer in range(4)]
+
+
+def _openspiel(hands: int, seed: int, as_list: bool) -> Line:
+    """hakka_rl.openspiel_game through pyspiel: the 37 chance nodes of the deal, then observe, pick, step.
+    ``as_list``: observe by ``state.observation_tensor()`` (a Python list of 408 floats), else by OpenSpiel's
+    Python observation API (``make_observation``: the observer's numpy tensor, filled in place)."""
+    from open_spiel.python.observation import make_observation
+
+    games = _openspiel_games()
+    steps, cpu = _openspiel_loop(games, [make_observation(game) for game in games], hands, seed, as_list)
     return Line("OpenSpiel " + ("observation_tensor()" if as_list else "make_observation"), steps, -1, cpu)
 
 
@@ -172,12 +210,98 @@ def openspiel_list_line(hands: int, seed: int) -> Line:
     return _openspiel(hands, seed, as_list=True)
 
 
+# ------------------------------------------------------------ the floors (benchmarks/rl_floors.py)
+
+_SHAPES: dict[tuple[str, int, int], list[Any]] = {}
+
+
+def _recorded(interface: str, hands: int, seed: int) -> list[Any]:
+    """The shapes of the episodes the real ``interface`` plays in its line for ``hands`` and ``seed`` (recorded
+    once, untimed, by the same loop with the same random picks)."""
+    key = (interface, hands, seed)
+    if key not in _SHAPES:
+        _SHAPES[key] = _record_pettingzoo(hands, seed) if interface == "pettingzoo" else _record_openspiel(hands, seed)
+    return _SHAPES[key]
+
+
+def _record_pettingzoo(hands: int, seed: int) -> list[Any]:
+    from benchmarks.rl_floors import Shape
+    from hakka_rl.pettingzoo_env import AGENTS, raw_env
+
+    game, rng, shapes = raw_env(), random.Random(seed), []
+    game.reset(seed=seed)
+    for _ in range(hands):
+        nodes: list[tuple[int, int]] = []
+        returns: dict[str, float] = {}
+        for agent in game.agent_iter():
+            observation, reward, terminated, truncated, _info = game.last()
+            if terminated or truncated:
+                returns.setdefault(agent, float(reward))  # the first agent then is the one selected at the end
+                game.step(None)
+                continue
+            legal = observation["action_mask"].nonzero()[0].tolist()
+            nodes.append((AGENTS.index(agent), len(legal)))
+            game.step(legal[rng.randrange(len(legal))])
+        shapes.append(Shape(tuple(nodes), tuple(returns[a] for a in AGENTS), AGENTS.index(next(iter(returns)))))
+        game.reset()
+    return shapes
+
+
+def _record_openspiel(hands: int, seed: int) -> list[Any]:
+    from benchmarks.rl_floors import Shape
+
+    games, rng, shapes = _openspiel_games(), random.Random(seed), []
+    for i in range(hands):
+        state = games[i % 4].new_initial_state()
+        nodes: list[tuple[int, int]] = []
+        while not state.is_terminal():
+            choices = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+            nodes.append((state.current_player(), len(choices)))
+            state.apply_action(choices[rng.randrange(len(choices))])
+        shapes.append(Shape(tuple(nodes), tuple(state.returns())))
+    return shapes
+
+
+def _pettingzoo_floor(hands: int, seed: int, wrapped: bool) -> Line:
+    from pettingzoo.utils import wrappers
+
+    from benchmarks.rl_floors import FloorEnv
+
+    game = FloorEnv(_recorded("pettingzoo", hands, seed))
+    if wrapped:
+        game = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(game))
+    steps, cpu = _pettingzoo_loop(game, hands, seed)
+    return Line("  floor: PettingZoo AEC API" + (", wrapped" if wrapped else ""), steps, -1, cpu, floor=True)
+
+
+def _openspiel_floor(hands: int, seed: int, as_list: bool, overrides: bool) -> Line:
+    import pyspiel
+    from open_spiel.python.observation import make_observation
+
+    from benchmarks.rl_floors import FLOOR_NAME
+
+    game = pyspiel.load_game(FLOOR_NAME, {"overrides": overrides})
+    observer = make_observation(game)
+    game.replay(_recorded("openspiel", hands, seed))
+    steps, cpu = _openspiel_loop([game] * 4, [observer] * 4, hands, seed, as_list)
+    api = "Python-level methods" if overrides else "pyspiel's C++ methods"
+    return Line(f"  floor: pyspiel {'observation_tensor()' if as_list else 'make_observation'}, {api}", steps, -1,
+                cpu, floor=True)
+
+
 register("engine", engine_line)
 register("encoding", encoded_line)
-register("pettingzoo", pettingzoo_raw_line)
-register("pettingzoo-checked", pettingzoo_line)
-register("openspiel", openspiel_line)
-register("openspiel-list", openspiel_list_line)
+register("pettingzoo", pettingzoo_raw_line, floor="pettingzoo-floor")
+register("pettingzoo-checked", pettingzoo_line, floor="pettingzoo-checked-floor")
+register("openspiel", openspiel_line, floor="openspiel-floor")
+register("openspiel-list", openspiel_list_line, floor="openspiel-list-floor")
+register("pettingzoo-floor", lambda hands, seed: _pettingzoo_floor(hands, seed, False))
+register("pettingzoo-checked-floor", lambda hands, seed: _pettingzoo_floor(hands, seed, True))
+register("openspiel-floor", lambda hands, seed: _openspiel_floor(hands, seed, False, True), floor="openspiel-floor-cpp")
+register("openspiel-list-floor", lambda hands, seed: _openspiel_floor(hands, seed, True, True),
+         floor="openspiel-list-floor-cpp")
+register("openspiel-floor-cpp", lambda hands, seed: _openspiel_floor(hands, seed, False, False))
+register("openspiel-list-floor-cpp", lambda hands, seed: _openspiel_floor(hands, seed, True, False))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -202,16 +326,35 @@ def main(argv: list[str] | None = None) -> None:
             line = LINES[name](args.hands, args.seed)
             if name not in best or line.cpu < best[name].cpu:
                 best[name] = line
-    lines = [best[name] for name in names]
-    base = next((line.per_second for line in lines if line.name.startswith("engine")), None)
-    print(f"{args.hands} random hands per line, CPU seconds, one core, best of {max(1, args.repeat)}")
-    print(f"{'line':40} {'steps':>8} {'engine actions':>15} {'cpu s':>7} {'steps/s':>9} {'x engine':>9}")
-    for line in lines:
-        ratio = f"{line.per_second / base:.2f}" if base else "-"
+    print(table(best, args.hands, max(1, args.repeat)))
+
+
+def table(best: dict[str, Line], hands: int, repeat: int) -> str:
+    """The lines measured (by name), each real line followed by its floor, with their ceilings."""
+    order: list[str] = []
+    for name in best:
+        while name in best and name not in order:  # a line, then its floor, then the floor's own floor ...
+            order.append(name)
+            name = FLOORS.get(name, "")
+    engine = next((line for line in best.values() if line.name.startswith("engine")), None)
+    rows = [f"{hands} random hands per line, CPU seconds, one core, best of {repeat}",
+            f"{'line':60} {'steps':>7} {'engine actions':>14} {'cpu s':>6} {'steps/s':>8} {'x engine':>8} "
+            f"{'ceiling':>7}"]
+    for name in order:
+        line = best[name]
+        ratio = f"{line.per_second / engine.per_second:.2f}" if engine else "-"
+        floor = line if line.floor else best.get(FLOORS.get(name, ""))
+        ceiling = "-"
+        if engine is not None and floor is not None:
+            ceiling = f"{line.steps / (engine.cpu + floor.cpu) / engine.per_second:.2f}"
         actions = str(line.actions) if line.actions >= 0 else "-"
-        print(f"{line.name:40} {line.steps:8} {actions:>15} {line.cpu:7.2f} {line.per_second:9,.0f} {ratio:>9}")
-    print("steps: the engine's actions (random legal play, a discard one action); an environment's steps "
-          "(a discard one step a card picked); OpenSpiel's 37 chance steps a deal timed, not counted")
+        rows.append(f"{line.name:60} {line.steps:7} {actions:>14} {line.cpu:6.2f} {line.per_second:8,.0f} "
+                    f"{ratio:>8} {ceiling:>7}")
+    rows.append("steps: the engine's actions (random legal play, a discard one action); an environment's steps "
+                "(a discard one step a card picked); OpenSpiel's 37 chance steps a deal timed, not counted")
+    rows.append("floor: the same loop over a no-op environment of the line's exact shape on the same API; ceiling: "
+                "steps / (engine cpu + floor cpu), over the engine's actions/s: the most x engine can be on that API")
+    return "\n".join(rows)
 
 
 if __name__ == "__main__":

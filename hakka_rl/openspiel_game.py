@@ -21,6 +21,12 @@ state the player cannot tell from this one with
 histories consistent with the player's view) and rebuilds it by its actions,
 so that its ``history()`` is a real history of the game.
 
+For Python callers (OpenSpiel's Python algorithms, a learner's loop) the state
+defines ``legal_actions``, ``legal_actions_mask``, ``is_chance_node``,
+``is_player_node`` and the tensors and strings in Python: they give exactly
+what pyspiel's C++ methods give (tests/rl/test_openspiel.py compares them at
+every state), without pybind11's calls from C++ back into Python.
+
 Game parameters: ``dealer`` (0-3, default 0) and ``options``, the decision
 options as ``"D7:any-suit;D12:may-discard"`` (default: the spec's defaults;
 ``:`` and ``;`` because ``=`` and ``,`` separate the parameters of an
@@ -38,7 +44,6 @@ OpenSpiel game string, which a serialized state starts with).
 from __future__ import annotations
 
 import random
-from itertools import repeat
 from typing import Any, Final
 
 import numpy as np
@@ -159,9 +164,12 @@ class HakkaCardsGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type
 
 
 _FULL_DECK: Final = (1 << DECK_SIZE) - 1
-_BYTE_CARDS: Final = tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)) for k in range(5))
-"""``_BYTE_CARDS[k][b]``: the cards of byte ``k`` of a card mask whose bits are ``b`` (chance_outcomes runs 37 times
-a deal: joining five tuples beats testing 37 bits)."""
+CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
+TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
+_OUTCOMES: Final = ((),) + tuple(tuple((card, 1.0 / left) for card in range(DECK_SIZE))
+                                 for left in range(1, DECK_SIZE + 1))
+"""``_OUTCOMES[n][card]``: the chance outcome ``(card, 1/n)`` with ``n`` cards left to deal, made once (chance_outcomes
+runs 37 times a deal: picking made pairs beats making them)."""
 
 
 class _Core:
@@ -173,21 +181,29 @@ class _Core:
     from then on (a search that never asks for a tensor never pays for one).
     """
 
-    __slots__ = ("game", "deck", "dealt", "hand", "pending", "encoded", "legal")
+    __slots__ = ("game", "deck", "dealt", "left", "player", "hand", "pending", "encoded", "legal", "seen")
 
     def __init__(self, game: HakkaCardsGame) -> None:
         self.game = game
         self.deck: list[int] = []
         """The cards dealt so far, in the order of the deal."""
         self.dealt = 0
+        self.left: list[int] = list(range(DECK_SIZE))
+        """The cards still to deal, ascending (the chance outcomes' actions)."""
+        self.player = CHANCE
+        """pyspiel's current player: CHANCE while dealing, then the seat to act, TERMINAL once the hand is over."""
         self.hand: Hand | None = None
         self.pending: PendingDiscard | None = None
         self.encoded: EncodedHand | None = None
         self.legal: list[int] | None = None
+        self.seen: list[tuple[int, str]] = [(0, "")] * 4
+        """Per seat: how many of the hand's events its information-state string has written, and that text (a
+        search asks each state for it at every node: the events already written are not written again)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         core = _Core(self.game)
-        core.deck, core.dealt, core.legal = list(self.deck), self.dealt, self.legal
+        core.deck, core.dealt, core.left, core.player = list(self.deck), self.dealt, list(self.left), self.player
+        core.legal, core.seen = self.legal, list(self.seen)
         if self.encoded is not None:
             core.encoded = self.encoded.copy()
             core.hand, core.pending = core.encoded.hand, core.encoded.pending
@@ -212,6 +228,7 @@ class _Core:
             self.encoded.apply_id(action)
             self.pending = self.encoded.pending
             self.legal = None
+            self._moved()
             return
         hand = self.hand
         assert hand is not None
@@ -222,6 +239,7 @@ class _Core:
         self.legal = None
         if not is_pick(action):
             hand.apply(seat, action_of(action))
+            self._moved()
             return
         pending = self.pending
         if pending is None:
@@ -232,6 +250,23 @@ class _Core:
         if not pending.left:
             self.pending = None
             hand.apply(seat, Action(DISCARD, pending.picked))
+            self._moved()
+
+    def _moved(self) -> None:
+        assert self.hand is not None
+        seat = self.hand.to_act
+        self.player = TERMINAL if seat is None else seat
+
+    def deal(self, card: int) -> None:
+        """Deal ``card``, the next of the deal (DEAL-4); the hand starts after the 37th."""
+        if not 0 <= card < DECK_SIZE or self.dealt >> card & 1:
+            raise ValueError(f"{GAME_NAME}: chance outcome {card} is not a card still to deal")
+        self.deck.append(card)
+        self.dealt |= 1 << card
+        self.left.remove(card)
+        if not self.left:
+            self.hand = Hand.from_deck(self.game.dealer, self.deck, self.game.profile)
+            self._moved()
 
     def encoding(self) -> EncodedHand | None:
         """The tensors' encoder, made now if need be; ``None`` in a partial discard made without one."""
@@ -269,32 +304,22 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
     # ------------------------------------------------------------ pyspiel's State API
 
     def current_player(self) -> int:
-        hand = self._core.hand
-        if hand is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        seat = hand.to_act
-        return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
+        return self._core.player
 
     def _legal_actions(self, player: int) -> list[int]:
         return list(self._core.legal_ids())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        left = ~self._core.dealt & _FULL_DECK
-        cards = (_BYTE_CARDS[0][left & 255] + _BYTE_CARDS[1][left >> 8 & 255] + _BYTE_CARDS[2][left >> 16 & 255]
-                 + _BYTE_CARDS[3][left >> 24 & 255] + _BYTE_CARDS[4][left >> 32])
-        return list(zip(cards, repeat(1.0 / len(cards))))
+        left = self._core.left
+        row = _OUTCOMES[len(left)]
+        return [row[card] for card in left]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
         if core.hand is not None:
             core.apply_id(action)
-            return
-        if not 0 <= action < DECK_SIZE or core.dealt >> action & 1:
-            raise ValueError(f"{GAME_NAME}: chance outcome {action} is not a card still to deal")
-        core.deck.append(action)
-        core.dealt |= 1 << action
-        if len(core.deck) == DECK_SIZE:
-            core.hand = Hand.from_deck(core.game.dealer, core.deck, core.game.profile)
+        else:
+            core.deal(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -303,8 +328,67 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
         return describe(action)
 
     def is_terminal(self) -> bool:
-        hand = self._core.hand
-        return hand is not None and hand.to_act is None
+        return self._core.player == TERMINAL
+
+    # ------------------------------------------------------------ pyspiel's C++ methods, for Python callers
+    # pyspiel's own methods are C++: called from Python, each calls back into this class's Python methods
+    # (current_player, _legal_actions ...) through pybind11, several times a call. These give exactly what
+    # pyspiel.State's do (tests/rl/test_openspiel.py compares them, unbound, at every state of many games);
+    # C++ callers (pyspiel.random_sim_test, C++ bots) still use pyspiel's.
+
+    def is_chance_node(self) -> bool:
+        return self._core.player == CHANCE
+
+    def is_player_node(self) -> bool:
+        return self._core.player >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """pyspiel's ``LegalActions(player)`` of a Python game: the chance outcomes' cards at a chance node (for
+        any player), ``[]`` at a terminal state or for a seat not to act; ``player`` defaults to the current one."""
+        core = self._core
+        current = core.player
+        if current == TERMINAL:
+            return []
+        if current == CHANCE:
+            return list(core.left)
+        if player is None or player == current:
+            return list(core.legal_ids())
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """1 for each of ``legal_actions(player)``: 37 long for the chance player, 248 for a seat (pyspiel's)."""
+        if player is None:
+            player = self._core.player
+        mask = [0] * (DECK_SIZE if player == CHANCE else NUM_ACTIONS)
+        for action in self.legal_actions(player):
+            mask[action] = 1
+        return mask
+
+    def _seat(self, player: int | None) -> int:
+        """``player`` (default: the current player), checked as pyspiel checks an observation's player."""
+        seat = self._core.player if player is None else player
+        if not 0 <= seat < 4:
+            raise pyspiel.SpielError(f"{GAME_NAME}: player {seat} is not a seat 0-3: it observes nothing "
+                                     f"(the current player is {self._core.player})")
+        return seat
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        observer = _OBSERVERS[0]
+        observer.set_from(self, self._seat(player))
+        return observer.tensor.tolist()
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        observer = _OBSERVERS[1]
+        observer.set_from(self, self._seat(player))
+        return observer.tensor.tolist()
+
+    def observation_string(self, player: int | None = None) -> str:
+        return _OBSERVERS[0].string_from(self, self._seat(player))
+
+    def information_state_string(self, player: int | None = None) -> str:
+        return _OBSERVERS[1].string_from(self, self._seat(player))
 
     def returns(self) -> list[float]:
         hand = self._core.hand
@@ -361,6 +445,25 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
         self._replay_picks(state, player, rng)
         return state
 
+    def _replay(self, deck: list[int], moves: list[tuple[int, int]], hand: Hand) -> None:
+        """Become the state after dealing ``deck`` and making ``moves`` (``(seat, id)``), whose hand is ``hand``:
+        pyspiel's history gets every action (as ``apply_action`` would make it) while the engine does not replay
+        them, ``hand`` being their outcome already (a copy of it is kept)."""
+        core, replay = self._core, _Replay()
+        self._core = replay  # type: ignore[assignment]  # for the replay only: see _Replay
+        try:
+            for card in deck:
+                self.apply_action(card)
+            replay.hand = hand
+            for seat, action in moves:
+                replay.player = seat
+                self.apply_action(action)
+        finally:
+            self._core = core
+        core.deck, core.dealt, core.left = list(deck), _FULL_DECK, []
+        core.hand = hand.copy()
+        core._moved()
+
     def _replay_picks(self, state: HakkaCardsState, player_id: int, rng: random.Random) -> None:
         """The picks of a discard in progress: the player's own, or as many drawn for another seat."""
         hand, pending = self._core.hand, self._core.pending
@@ -404,15 +507,32 @@ def state_of_hand(
         kept = {card for p, card in keep.items() if game.sequence[p] == seat}
         cards[seat] = [c for c in range(DECK_SIZE) if hand.dealt[seat] >> c & 1 and c not in kept]
         rng.shuffle(cards[seat])
-    state = HakkaCardsState(game)
-    for position, seat in enumerate(game.sequence):
-        state.apply_action(keep[position] if position in keep else cards[seat].pop())
+    deck = [keep[position] if position in keep else cards[seat].pop() for position, seat in enumerate(game.sequence)]
+    moves: list[tuple[int, int]] = []
     for event in hand.events:
         action = Action(DISCARD, event.mask) if isinstance(event, Discarded) else event.action
         if action is not None and isinstance(event, SeatEvent):
-            for action_id in encode_action(action):
-                state.apply_action(action_id)
+            moves += [(event.seat, action_id) for action_id in encode_action(action)]
+    state = HakkaCardsState(game)
+    state._replay(deck, moves, hand)
     return state
+
+
+class _Replay:
+    """A state's stand-in core while :meth:`HakkaCardsState._replay` writes its history: each ``apply_action``
+    goes through pyspiel (which records the current player and the action) and does nothing here."""
+
+    __slots__ = ("hand", "player")
+
+    def __init__(self) -> None:
+        self.hand: Hand | None = None
+        self.player = CHANCE
+
+    def deal(self, card: int) -> None:
+        pass
+
+    def apply_id(self, action: int) -> None:
+        pass
 
 
 class HakkaObserver:
@@ -425,7 +545,12 @@ class HakkaObserver:
         self.dict = {"info_state" if perfect_recall else "observation": self.tensor}
 
     def set_from(self, state: HakkaCardsState, player: int) -> None:
-        if state.hand is None:  # still dealing: the seat's own cards so far (pyspiel also asks this of a new
+        core = state._core
+        encoded = core.encoded
+        if encoded is not None and not self.perfect_recall:  # straight from the encoder's cache: one copy
+            self.tensor[:] = encoded.observation_view(player)
+            return
+        if core.hand is None:  # still dealing: the seat's own cards so far (pyspiel also asks this of a new
             self.tensor.fill(0.0)  # initial state at every tensor it writes, so it must be cheap)
             if state.deck:
                 dealt = state.dealt_to(player)
@@ -434,8 +559,8 @@ class HakkaObserver:
                 if self.perfect_recall:
                     self.tensor[[DEALT + c for c in cards]] = 1.0
             return
-        encoded = state._core.encoding()
-        if encoded is not None and not self.perfect_recall:  # straight from the encoder's cache: one copy
+        encoded = core.encoding()  # made now if need be (the tensors are kept up to date from then on)
+        if encoded is not None and not self.perfect_recall:
             self.tensor[:] = encoded.observation_view(player)
         else:
             self.tensor[:] = state.tensor(player, self.perfect_recall)
@@ -448,7 +573,7 @@ class HakkaObserver:
         picked = f" | picked {mask_text(pending.picked)}" if (
             pending is not None and pending.picked and hand.to_act == player) else ""
         if self.perfect_recall:
-            events = "; ".join(str(e.seen_by(player)) for e in hand.events)
+            events = _seen_events(state._core, hand, player)
             return f"seat {player} dealer {hand.dealer} dealt {mask_text(hand.dealt[player])} | {events}{picked}"
         seen = hand.observation(player)
         round_text = "; ".join(str(p) for p in seen.round)
@@ -456,5 +581,19 @@ class HakkaObserver:
                 f"| tricks {' '.join(map(str, seen.tricks))} | elders {seen.elders} | PP {seen.privileged}"
                 f" | Dreamer's card {'-' if seen.dreamer_card is None else NAMES[seen.dreamer_card]}{picked}")
 
+
+def _seen_events(core: _Core, hand: Hand, seat: int) -> str:
+    """Every event of the hand as ``seat`` sees it, ``"; "`` between them (only the new ones are written)."""
+    count, text = core.seen[seat]
+    events = hand.events
+    if count < len(events):
+        new = "; ".join([str(event.seen_by(seat)) for event in events[count:]])
+        text = text + "; " + new if count else new
+        core.seen[seat] = (len(events), text)
+    return text
+
+
+_OBSERVERS: Final = (HakkaObserver(False), HakkaObserver(True))
+"""What pyspiel's default and information-state observers are (make_py_observer's), for the Python-level methods."""
 
 pyspiel.register_game(GAME_TYPE, HakkaCardsGame)

@@ -232,3 +232,126 @@ def test_module_doctests(name):
 
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted and not result.failed
+
+
+def _outcome(method, *args):
+    """What ``method(*args)`` gives, or the kind of error it raises (pyspiel raises SpielError for a bad player)."""
+    try:
+        return method(*args)
+    except pyspiel.SpielError:
+        return pyspiel.SpielError
+
+
+def _python_and_cpp_methods_agree(state) -> None:
+    """Each Python-level method of HakkaCardsState against pyspiel.State's C++ method, called unbound."""
+    base = pyspiel.State
+    assert state.is_chance_node() == base.is_chance_node(state)
+    assert state.is_player_node() == base.is_player_node(state)
+    assert state.is_terminal() == base.is_terminal(state)
+    assert state.legal_actions() == base.legal_actions(state)
+    assert state.legal_actions_mask() == base.legal_actions_mask(state)
+    for player in range(-4, 6):  # the pseudo-players (chance -1, terminal -4 ...), the seats, and beyond
+        assert _outcome(state.legal_actions, player) == _outcome(base.legal_actions, state, player)
+        assert _outcome(state.legal_actions_mask, player) == _outcome(base.legal_actions_mask, state, player)
+    for args in [(), (-1,), (0,), (1,), (2,), (3,), (4,)]:  # () : the current player's
+        for name in ["observation_tensor", "information_state_tensor", "observation_string",
+                     "information_state_string"]:
+            mine = _outcome(getattr(state, name), *args)
+            theirs = _outcome(getattr(base, name), state, *args)
+            assert mine == theirs, (name, args, str(state))
+
+
+def test_the_python_level_methods_give_what_pyspiels_cpp_methods_give_at_every_state():
+    """legal_actions, legal_actions_mask, is_chance_node, the tensors and strings are Python-level (Python
+    callers skip pybind11's C++ -> Python trampolines); at every state of random games, chance nodes, partial
+    discards and terminal states included, they give what pyspiel.State's C++ methods give, and the chance
+    outcomes are the cards not yet dealt, each equally likely (DEAL-4)."""
+    kinds = {"chance": 0, "picking": 0, "terminal": 0, "player": 0}
+    for seed in range(8):
+        g = game(dealer=seed % 4, options=OPTIONS if seed % 2 else "")
+        rng = np.random.RandomState(seed)
+        state = g.new_initial_state()
+        while True:
+            checked = state if seed % 3 else state.clone()  # a clone's Python-side fields too
+            _python_and_cpp_methods_agree(checked)
+            if state.is_terminal():
+                kinds["terminal"] += 1
+                break
+            if state.is_chance_node():
+                kinds["chance"] += 1
+                left = sorted(set(range(37)) - set(state.deck))
+                assert state.chance_outcomes() == [(card, 1.0 / len(left)) for card in left]
+                state.apply_action(int(rng.choice(left)))
+                continue
+            kinds["player"] += 1
+            kinds["picking"] += state.pending is not None and state.pending.picked != 0
+            legal = state.legal_actions()
+            state.apply_action(0 if 0 in legal and seed % 2 else int(rng.choice(legal)))
+    assert kinds["terminal"] == 8 and kinds["chance"] == 8 * 37 and kinds["picking"] > 0, kinds
+
+
+def _seen(state) -> tuple[object, ...]:
+    """Everything pyspiel and a seat can read of a state."""
+    seats = range(4)
+    tensors = () if state.is_chance_node() else tuple(
+        (tuple(state.information_state_tensor(p)), tuple(state.observation_tensor(p))) for p in seats)
+    return (str(state), state.current_player(), state.legal_actions(), state.returns(),
+            [(h.player, h.action) for h in state.full_history()],
+            state.move_number(), [state.information_state_string(p) for p in seats],
+            [state.observation_string(p) for p in seats], tensors)
+
+
+def test_a_state_of_a_hand_is_the_state_its_history_leads_to():
+    """state_of_hand (what resampling returns) writes the history without replaying the engine, the hand given
+    being its outcome: a new state that plays that history move by move, through the engine, is the same state,
+    and plays on the same (a partial discard included)."""
+    checked = 0
+    for seed in range(8):
+        g = game(dealer=seed % 4, options=OPTIONS if seed % 2 else "")
+        rng = np.random.RandomState(seed)
+        state = g.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        while not state.is_terminal():
+            if state.pending is None or not state.pending.picked:
+                made = state_of_hand(g, state.hand, random.Random(seed))
+                again = g.new_initial_state()
+                for action in made.history():
+                    again.apply_action(action)
+                assert _seen(made) == _seen(again)
+                assert made.hand is not state.hand  # its own copy
+                follow = int(rng.choice(made.legal_actions()))
+                made.apply_action(follow)
+                again.apply_action(follow)
+                assert _seen(made) == _seen(again)
+                checked += 1
+            legal = state.legal_actions()
+            state.apply_action(0 if 0 in legal else int(rng.choice(legal)))
+    assert checked > 100, checked
+
+
+def _check_information_state_strings(state, seats) -> None:
+    for seat in seats:
+        events = "; ".join(str(e.seen_by(seat)) for e in state.hand.events)
+        head = f"seat {seat} dealer {state.hand.dealer} dealt {mask_text(state.hand.dealt[seat])} | {events}"
+        pending = state.pending
+        picked = f" | picked {mask_text(pending.picked)}" if pending and pending.picked and (
+            seat == state.current_player()) else ""
+        assert state.information_state_string(seat) == head + picked
+
+
+def test_the_information_state_string_written_a_move_at_a_time_is_the_one_written_at_once():
+    """A state writes only the events that are new since a seat's last information-state string: asked at every
+    move (and on clones, which carry what was written, and go their own way), it is always every event of the
+    hand as that seat sees it (OBS-1), in order, as written from scratch."""
+    for seed in range(4):
+        state, _ = random_episode(game(options=OPTIONS), seed, until=37)
+        rng = np.random.RandomState(seed)
+        while not state.is_terminal():
+            _check_information_state_strings(state, range(4) if rng.rand() < 0.7 else ())  # or several moves later
+            legal = state.legal_actions()
+            if rng.rand() < 0.2:
+                clone = state.clone()
+                clone.apply_action(legal[-1])
+                _check_information_state_strings(clone, range(4))
+            state.apply_action(0 if 0 in legal else int(rng.choice(legal)))
