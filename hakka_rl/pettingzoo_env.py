@@ -145,7 +145,7 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         mask = encoded.legal_mask() if encoded.hand.to_act == seat else self._no_mask.copy()
         return {self.observation_key: tensor, "action_mask": mask}
 
-    def last(self, observe: bool = True) -> tuple[dict[str, Tensor | Mask] | None, float, bool, bool, dict[str, Any]]:
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``last()``, with no assertion of its own (``observe`` refuses an env not reset)."""
         agent = self.agent_selection
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
