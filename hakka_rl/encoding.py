@@ -346,20 +346,20 @@ class EncodedHand:
         """The tensor as the bytes of its float32 values (from tables: every value is a small count),
         joined and read by numpy at once: a conversion of each value would cost more than the rest."""
         hand = self.hand
-        pending = self.pending if hand.to_act == seat else None
-        rc, discards, sizes, tricks = self._round_cards, self._round_discards, self._sizes, self._tricks
+        pending = self.pending
+        if pending is not None and pending.picked and hand.to_act == seat:
+            picked, left = mask_bytes(pending.picked), pending.left
+        else:
+            picked, left = _NO_CARDS, 0
         dreamer = 1 << self._dreamer_card if self._shown or seat == hand.dreamer else 0
-        picked = left = 0
-        if pending is not None and pending.picked:
-            picked, left = pending.picked, pending.left
+        rc, discards, sizes, tricks = self._round_cards, self._round_discards, self._sizes, self._tricks
         s1, s2, s3 = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
         f, known, oh, c, top = _FLOAT, _MASK_BYTES.get, _SEEN_FROM[seat], _BYTE_BITS, _TOP_BITS
-        mine, played = self._hands[seat], self._played
-        parts = (  # the hand and the cards played change at nearly every move: joined from 8-card chunks;
-            # the other masks recur: mask_bytes(), its cache asked directly first (this runs at every step)
-            c[mine & 255], c[mine >> 8 & 255], c[mine >> 16 & 255], c[mine >> 24 & 255], top[mine >> 32],
-            known(picked) or mask_bytes(picked),
-            c[played & 255], c[played >> 8 & 255], c[played >> 16 & 255], c[played >> 24 & 255], top[played >> 32],
+        # the hand and the cards played change at nearly every move: joined from 8-card chunks
+        h0, h1, h2, h3, h4 = self._hands[seat].to_bytes(5, "little")
+        p0, p1, p2, p3, p4 = self._played.to_bytes(5, "little")
+        parts = (  # the other masks recur: mask_bytes(), its cache asked directly first
+            c[h0], c[h1], c[h2], c[h3], top[h4], picked, c[p0], c[p1], c[p2], c[p3], top[p4],
             known(self._own[seat]) or mask_bytes(self._own[seat]),
             known(self._elders) or mask_bytes(self._elders), known(dreamer) or mask_bytes(dreamer),
             known(rc[seat]) or mask_bytes(rc[seat]), known(rc[s1]) or mask_bytes(rc[s1]),
@@ -452,15 +452,29 @@ class EncodedHand:
         """Bring every seat's view up to date with ``events`` (those a move just returned)."""
         history = self._history
         for event in events:
-            if isinstance(event, (Played, Discarded)):
-                self._played_or_discarded(event)
+            if isinstance(event, Played):  # the commonest event first
+                seat, mask = event.seat, event.mask
+                size = mask.bit_count()
+                self._hands[seat] &= ~mask
+                self._played |= mask
+                self._round_cards[seat] |= mask
+                self._sizes[seat] -= size
+                history.append((seat, _PLAY_VERB, mask, size))
+            elif isinstance(event, Discarded):
+                seat, mask, size = event.seat, event.mask, event.count
+                self._hands[seat] &= ~mask
+                self._own[seat] |= mask
+                self._round_discards[seat] += size
+                self._sizes[seat] -= size
+                history.append((seat, _DISCARD_VERB, mask, size))
             elif isinstance(event, RoundWon):
                 self._tricks[event.seat] += event.tricks
-                self._round_cards, self._round_discards, self._leader = [0, 0, 0, 0], [0, 0, 0, 0], None
+                self._new_round()
+                self._leader = None
             elif isinstance(event, EldersPromoted):
                 self._elders |= event.mask
             elif isinstance(event, HandEnded):
-                self._round_cards, self._round_discards = [0, 0, 0, 0], [0, 0, 0, 0]
+                self._new_round()
                 self._shown = self._shown or event.result.winner is not None  # OBS-1: a won hand shows it
             else:
                 if isinstance(event, Called):
@@ -479,20 +493,8 @@ class EncodedHand:
             self._leader = hand.to_act  # a new round: its leader is the first to act
         self._cache = [None, None, None, None]
 
-    def _played_or_discarded(self, event: Played | Discarded) -> None:
-        seat, mask = event.seat, event.mask
-        self._hands[seat] &= ~mask
-        if isinstance(event, Played):
-            size = mask.bit_count()
-            self._played |= mask
-            self._round_cards[seat] |= mask
-            self._history.append((seat, _PLAY_VERB, mask, size))
-        else:
-            size = event.count
-            self._own[seat] |= mask
-            self._round_discards[seat] += size
-            self._history.append((seat, _DISCARD_VERB, mask, size))
-        self._sizes[seat] -= size
+    def _new_round(self) -> None:
+        self._round_cards, self._round_discards = [0, 0, 0, 0], [0, 0, 0, 0]
 
 
 _FLOAT: Final = tuple(np.float32(n).tobytes() for n in range(256))
@@ -565,4 +567,5 @@ def _own_plays(seen: Observation, seat: int) -> int:
 
 _PLAY_VERB: Final = _VERB_INDEX["play"]
 _PICKS_LEFT_AT: Final = 4 * PICKS_LEFT
+_NO_CARDS: Final = mask_bytes(0)
 assert _PICKS_LEFT_AT + 4 == 4 * OBSERVATION_SIZE  # the count of picks left is the tensor's last value
