@@ -71,21 +71,12 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from reference_engine import Action, Event, Hand, LegalActions, Observation, Phase
-from reference_engine.actions import DISCARD, VERBS
+from reference_engine import Event, Hand, Observation, Phase
+from reference_engine.actions import DISCARD, VERBS, discard_action
 from reference_engine.events import Called, Discarded, EldersPromoted, HandEnded, Played, RoundWon, SeatEvent
 
-from .actions import (
-    ID_ACTION,
-    NUM_ACTIONS,
-    PICK_BASE,
-    PLAY_ID,
-    VERB_ID,
-    EncodingError,
-    check_id,
-    describe,
-    next_picks,
-)
+from .actions import ID_ACTION, NUM_ACTIONS, PICK_BASE, EncodingError, check_id, describe
+from .legal import PendingDiscard, ids_of_bits, legal_bits_of, legal_ids_of
 
 Tensor = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
@@ -121,6 +112,8 @@ PHASES: Final = (Phase.CALLING, Phase.TIGERS, Phase.PLAYING, Phase.CLAIMING, Pha
 _PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASES)}
 _VERB_INDEX: Final = {verb: i for i, verb in enumerate(VERBS)}
 _DISCARD_VERB: Final = _VERB_INDEX[DISCARD]
+_CALLING: Final = Phase.CALLING
+_PLAYING: Final = Phase.PLAYING
 
 assert INFORMATION_STATE_SIZE == 3095
 
@@ -146,64 +139,6 @@ def card_indices(mask: int) -> npt.NDArray[np.intp]:
         if len(_CARD_INDICES) < 1 << 16:
             _CARD_INDICES[mask] = found
     return found
-
-
-class PendingDiscard:
-    """A discard in progress above the engine: ``count`` cards of ``allowed``, ``picked`` so far."""
-
-    __slots__ = ("allowed", "count", "picked")
-
-    def __init__(self, allowed: int, count: int, picked: int = 0) -> None:
-        self.allowed, self.count, self.picked = allowed, count, picked
-
-    @property
-    def left(self) -> int:
-        return self.count - self.picked.bit_count()
-
-    def next_picks(self) -> int:
-        return next_picks(self.allowed, self.count, self.picked)
-
-    def __repr__(self) -> str:
-        return f"PendingDiscard(allowed={self.allowed:#x}, count={self.count}, picked={self.picked:#x})"
-
-
-def legal_ids_of(hand: Hand, pending: PendingDiscard | None = None) -> list[int]:
-    """The legal ids of the seat to act, ascending (a partial discard allows its next picks only)."""
-    if pending is not None and pending.picked:
-        return _picks(pending.next_picks())
-    legal = hand.legal_actions()
-    known = _CONSTANT_IDS.get(id(legal))
-    if known is not None and known[0] is legal:  # the same object, kept alive here: its id is not reused
-        return list(known[1])
-    ids = []
-    for action in legal.actions:
-        verb, mask = action.verb, action.mask
-        found = PLAY_ID.get(mask) if mask else VERB_ID.get(verb)
-        if found is None:
-            raise EncodingError(f"the engine allows {action}, which the action table has no id for "
-                                f"(hakka_rl.actions): seat {hand.to_act}, {hand.notation()}")
-        ids.append(found)
-    option = legal.discard
-    if option is not None:
-        ids.extend(_picks(next_picks(option.allowed, option.count, 0)))
-    ids.sort()
-    if hand.phase != Phase.PLAYING and len(_CONSTANT_IDS) < 64:
-        _CONSTANT_IDS[id(legal)] = (legal, tuple(ids))
-    return ids
-
-
-_CONSTANT_IDS: dict[int, tuple[LegalActions, tuple[int, ...]]] = {}
-"""The ids of the engine's legal actions outside phase playing (call or pass, claim or continue, tigers or
-decline: the same few objects at every such step), by the object's id; the object is kept with them."""
-
-
-def _picks(cards: int) -> list[int]:
-    ids = []
-    while cards:
-        low = cards & -cards
-        ids.append(PICK_BASE - 1 + low.bit_length())
-        cards ^= low
-    return ids
 
 
 def _set_cards(row: Tensor, offset: int, mask: int) -> None:
@@ -275,7 +210,8 @@ class EncodedHand:
 
     What each seat has seen is kept as card masks and counts, updated from the events (a few integer
     operations a move); a tensor is made when asked, as the bytes of its float32 values joined from
-    tables (one numpy call reads them), and kept until the next move. ``tests/rl/test_encoding.py`` checks every tensor against
+    tables (one numpy call reads them), and kept until the next move; the legal ids are kept as a
+    legal-id mask (:mod:`hakka_rl.legal`). ``tests/rl/test_encoding.py`` checks every tensor against
     :func:`encode_observation` of ``observation(seat)``.
     """
 
@@ -288,12 +224,42 @@ class EncodedHand:
     def __init__(self, hand: Hand) -> None:
         self.hand = hand
         self.pending: PendingDiscard | None = None
+        self._cache: list[bytes | None] = [None, None, None, None]
+        """Each seat's observation tensor as the bytes of its values, until the next move."""
+        self._slots: list[tuple[Tensor, int] | None] = [None, None, None, None]
+        self._legal: int | None = None
+        """The legal-id mask of the seat to act (:mod:`hakka_rl.legal`), until the next move."""
+        self._round_cards = [0, 0, 0, 0]
+        self._round_discards = [0, 0, 0, 0]
+        self._history: list[tuple[int, int, int, int]] = []
+        self._caller: int | None = None
+        self._leader: int | None = None
+        if not hand.events and hand.phase is _CALLING:
+            self._dealt_now(hand)
+        else:
+            self._seen_so_far(hand)
+
+    def _dealt_now(self, hand: Hand) -> None:
+        """A hand just dealt (no event yet): each seat sees its dealt cards and nothing else has happened,
+        so every view is the deal's (``tests/rl/test_fast_encoding.py`` checks it against ``observation``)."""
+        self._hands = list(hand.dealt)  # the Dreamer's: its one card, as observation(dreamer).hand
+        self._dealt = list(hand.dealt)
+        self._own = [0, 0, 0, 0]
+        self._played = 0
+        self._elders = hand.elders
+        self._dreamer_card = hand.dreamer_card
+        self._shown = False  # OBS-1: shown to all only once a hand is won
+        self._privileged = hand.privileged
+        self._sizes = [1 if s == hand.dreamer else self._hands[s].bit_count() for s in range(4)]
+        self._tricks = list(hand.tricks)
+
+    def _seen_so_far(self, hand: Hand) -> None:
+        """A hand under way: every view read from ``observation(seat)``."""
         views = [hand.observation(seat) for seat in range(4)]
         public = views[(hand.dreamer + 1) % 4]  # a seat that sees the Dreamer's card only when all do
         self._hands = [view.hand.mask for view in views]
         self._own = [0, 0, 0, 0]
         self._played = 0
-        self._caller: int | None = None
         for event in public.events:
             if isinstance(event, Played):
                 self._played |= event.mask
@@ -309,8 +275,6 @@ class EncodedHand:
         assert card is not None  # the Dreamer always sees its card (OBS-1)
         self._dreamer_card = card
         self._shown = public.dreamer_card is not None
-        self._round_cards = [0, 0, 0, 0]
-        self._round_discards = [0, 0, 0, 0]
         for play in public.round:
             if isinstance(play, Played):
                 self._round_cards[play.seat] |= play.mask
@@ -318,15 +282,10 @@ class EncodedHand:
                 self._round_discards[play.seat] += play.count
         self._privileged, self._leader = public.privileged, public.leader
         self._sizes, self._tricks = list(public.hand_sizes), list(public.tricks)
-        self._history: list[tuple[int, int, int, int]] = []
         for index, item in enumerate(public.history):
             own = views[item.seat].history[index].action  # a discard's cards, as their owner sees them
             verb, mask = (DISCARD, 0) if own is None else (own.verb, own.mask)
             self._history.append((item.seat, _VERB_INDEX[verb], mask, item.size))
-        self._cache: list[Tensor | None] = [None, None, None, None]
-        """Each seat's observation tensor (read-only; callers get copies), until the next move."""
-        self._slots: list[tuple[Tensor, int] | None] = [None, None, None, None]
-        self._legal: list[int] | None = None
 
     def copy(self) -> EncodedHand:
         """An independent copy (the engine's hand copied too), for search."""
@@ -350,54 +309,58 @@ class EncodedHand:
     def over(self) -> bool:
         return self.hand.to_act is None
 
-    def legal_ids(self) -> list[int]:
-        """The legal ids of the seat to act, ascending (empty when the hand is over)."""
+    def legal_bits(self) -> int:
+        """The legal ids of the seat to act as a legal-id mask (:mod:`hakka_rl.legal`; 0 when the hand is over)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = [] if self.hand.to_act is None else legal_ids_of(self.hand, self.pending)
+            legal = self._legal = 0 if self.hand.to_act is None else legal_bits_of(self.hand, self.pending)
         return legal
+
+    def legal_ids(self) -> list[int]:
+        """The legal ids of the seat to act, ascending (a new list; empty when the hand is over)."""
+        legal = self._legal
+        return ids_of_bits(self.legal_bits() if legal is None else legal)
 
     def legal_mask(self) -> Mask:
         """A 0/1 vector of ``NUM_ACTIONS`` int8: 1 for each legal id (a new array)."""
-        ids = tuple(self.legal_ids())
-        flags = _MASKS.get(ids)
-        if flags is None:  # a copy of a cached array costs a quarter of making one from bytes
-            flags = np.zeros(NUM_ACTIONS, dtype=np.int8)
-            flags[list(ids)] = 1
-            flags.flags.writeable = False
-            if len(_MASKS) >= 1 << 14:
-                _MASKS.clear()
-            _MASKS[ids] = flags
-        return flags.copy()
+        legal = self._legal
+        return mask_of_bits(self.legal_bits() if legal is None else legal)
 
     # ------------------------------------------------------------ tensors
 
     def observation_tensor(self, seat: int) -> Tensor:
-        """``seat``'s observation tensor (a new array, ``OBSERVATION_SIZE`` float32)."""
-        return self.observation_view(seat).copy()  # the caller's own array
-
-    def observation_view(self, seat: int) -> Tensor:
-        """``seat``'s observation tensor, read-only and valid until the next move (no copy: to copy from)."""
+        """``seat``'s observation tensor (a new array, ``OBSERVATION_SIZE`` float32, its own buffer)."""
         data = self._cache[seat]
         if data is None:
-            data = self._cache[seat] = np.frombuffer(self._observation(seat), _F32)  # read-only
-        return data
+            data = self._cache[seat] = self._observation(seat)
+        return np.frombuffer(bytearray(data), _F32)  # a writable copy of the bytes: cheaper than ndarray.copy
+
+    def observation_view(self, seat: int) -> Tensor:
+        """``seat``'s observation tensor, read-only (no copy: to copy from)."""
+        data = self._cache[seat]
+        if data is None:
+            data = self._cache[seat] = self._observation(seat)
+        return np.frombuffer(data, _F32)  # read-only: the bytes are immutable
 
     def _observation(self, seat: int) -> bytes:
         """The tensor as the bytes of its float32 values (from tables: every value is a small count),
         joined and read by numpy at once: a conversion of each value would cost more than the rest."""
         hand = self.hand
-        pending = self.pending if hand.to_act == seat else None
-        rc, discards, sizes, tricks = self._round_cards, self._round_discards, self._sizes, self._tricks
+        pending = self.pending
+        if pending is not None and pending.picked and hand.to_act == seat:
+            picked, left = mask_bytes(pending.picked), pending.left
+        else:
+            picked, left = _NO_CARDS, 0
         dreamer = 1 << self._dreamer_card if self._shown or seat == hand.dreamer else 0
-        picked = left = 0
-        if pending is not None and pending.picked:
-            picked, left = pending.picked, pending.left
+        rc, discards, sizes, tricks = self._round_cards, self._round_discards, self._sizes, self._tricks
         s1, s2, s3 = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
-        f, known, oh = _FLOAT, _MASK_BYTES.get, _SEEN_FROM[seat]
-        parts = (  # mask_bytes(), its cache asked directly first (this runs at every step)
-            known(self._hands[seat]) or mask_bytes(self._hands[seat]), known(picked) or mask_bytes(picked),
-            known(self._played) or mask_bytes(self._played), known(self._own[seat]) or mask_bytes(self._own[seat]),
+        f, known, oh, c, top = _FLOAT, _MASK_BYTES.get, _SEEN_FROM[seat], _BYTE_BITS, _TOP_BITS
+        # the hand and the cards played change at nearly every move: joined from 8-card chunks
+        h0, h1, h2, h3, h4 = self._hands[seat].to_bytes(5, "little")
+        p0, p1, p2, p3, p4 = self._played.to_bytes(5, "little")
+        parts = (  # the other masks recur: mask_bytes(), its cache asked directly first
+            c[h0], c[h1], c[h2], c[h3], top[h4], picked, c[p0], c[p1], c[p2], c[p3], top[p4],
+            known(self._own[seat]) or mask_bytes(self._own[seat]),
             known(self._elders) or mask_bytes(self._elders), known(dreamer) or mask_bytes(dreamer),
             known(rc[seat]) or mask_bytes(rc[seat]), known(rc[s1]) or mask_bytes(rc[s1]),
             known(rc[s2]) or mask_bytes(rc[s2]), known(rc[s3]) or mask_bytes(rc[s3]),
@@ -412,10 +375,7 @@ class EncodedHand:
     def information_state_tensor(self, seat: int) -> Tensor:
         """``seat``'s information-state tensor (a new array, ``INFORMATION_STATE_SIZE`` float32)."""
         row = np.empty(INFORMATION_STATE_SIZE, dtype=np.float32)
-        cached = self._cache[seat]
-        if cached is None:
-            cached = self._cache[seat] = np.frombuffer(self._observation(seat), _F32)
-        row[:OBSERVATION_SIZE] = cached
+        row[:OBSERVATION_SIZE] = self.observation_view(seat)
         row[DEALT:HISTORY] = np.frombuffer(mask_bytes(self._dealt[seat]), dtype=np.float32)
         row[HISTORY:] = self._history_slots(seat)
         return row
@@ -445,15 +405,27 @@ class EncodedHand:
         seat = self.hand.to_act
         if seat is None:
             raise EncodingError(f"the hand is over: no seat may act (id {action})")
-        if check_id(action) not in self.legal_ids():
-            raise EncodingError(f"id {action} ({describe(action)}) is not legal for seat {seat} now; legal: "
-                                + ", ".join(describe(i) for i in self.legal_ids()))
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_bits()
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS or not legal >> action & 1:
+            action = self._checked(seat, action, legal)
         self._legal = None
         if action >= PICK_BASE:
             return self._pick(seat, action - PICK_BASE)
         engine_action = ID_ACTION[action]
         assert engine_action is not None
-        return self._apply(seat, engine_action)
+        events = self.hand.apply(seat, engine_action)
+        self.update(events)
+        return events
+
+    def _checked(self, seat: int, action: int, legal: int) -> int:
+        """``action`` as a plain ``int`` if it is a legal id (an ``int`` subclass), else the error saying why."""
+        action = check_id(action)
+        if legal >> action & 1:
+            return action
+        raise EncodingError(f"id {action} ({describe(action)}) is not legal for seat {seat} now; legal: "
+                            + ", ".join(describe(i) for i in self.legal_ids()))
 
     def _pick(self, seat: int, card: int) -> tuple[Event, ...]:
         pending = self.pending
@@ -463,21 +435,16 @@ class EncodedHand:
             pending = self.pending = PendingDiscard(option.allowed, option.count)
         pending.picked |= 1 << card
         left = pending.left
-        if left:  # only the picker's tensor shows its picks: two values of it change
+        if left:  # only the picker's tensor shows its picks: two values of it change, the last one included
             cached = self._cache[seat]
             if cached is not None:
-                cached = cached.copy()
-                cached[PICKED + card] = 1.0
-                cached[PICKS_LEFT] = left
-                cached.flags.writeable = False
+                at = 4 * (PICKED + card)
+                cached = cached[:at] + _FLOAT[1] + cached[at + 4:_PICKS_LEFT_AT] + _FLOAT[left]
             self._cache[seat] = cached
             return ()
         picked = pending.picked
         self.pending = None
-        return self._apply(seat, Action(DISCARD, picked))
-
-    def _apply(self, seat: int, action: Action) -> tuple[Event, ...]:
-        events = self.hand.apply(seat, action)
+        events = self.hand.apply(seat, discard_action(picked))  # the engine's own cached action
         self.update(events)
         return events
 
@@ -485,15 +452,29 @@ class EncodedHand:
         """Bring every seat's view up to date with ``events`` (those a move just returned)."""
         history = self._history
         for event in events:
-            if isinstance(event, (Played, Discarded)):
-                self._played_or_discarded(event)
+            if isinstance(event, Played):  # the commonest event first
+                seat, mask = event.seat, event.mask
+                size = mask.bit_count()
+                self._hands[seat] &= ~mask
+                self._played |= mask
+                self._round_cards[seat] |= mask
+                self._sizes[seat] -= size
+                history.append((seat, _PLAY_VERB, mask, size))
+            elif isinstance(event, Discarded):
+                seat, mask, size = event.seat, event.mask, event.count
+                self._hands[seat] &= ~mask
+                self._own[seat] |= mask
+                self._round_discards[seat] += size
+                self._sizes[seat] -= size
+                history.append((seat, _DISCARD_VERB, mask, size))
             elif isinstance(event, RoundWon):
                 self._tricks[event.seat] += event.tricks
-                self._round_cards, self._round_discards, self._leader = [0, 0, 0, 0], [0, 0, 0, 0], None
+                self._new_round()
+                self._leader = None
             elif isinstance(event, EldersPromoted):
                 self._elders |= event.mask
             elif isinstance(event, HandEnded):
-                self._round_cards, self._round_discards = [0, 0, 0, 0], [0, 0, 0, 0]
+                self._new_round()
                 self._shown = self._shown or event.result.winner is not None  # OBS-1: a won hand shows it
             else:
                 if isinstance(event, Called):
@@ -506,31 +487,22 @@ class EncodedHand:
         if len(history) > MAX_HISTORY:
             raise EncodingError(f"a hand of more than {MAX_HISTORY} actions: the history slots are full")
         hand = self.hand
-        if hand.phase != Phase.PLAYING:
+        if hand.phase is not _PLAYING:
             self._leader = None
         elif self._leader is None:
             self._leader = hand.to_act  # a new round: its leader is the first to act
         self._cache = [None, None, None, None]
 
-    def _played_or_discarded(self, event: Played | Discarded) -> None:
-        seat, mask = event.seat, event.mask
-        self._hands[seat] &= ~mask
-        if isinstance(event, Played):
-            size = mask.bit_count()
-            self._played |= mask
-            self._round_cards[seat] |= mask
-            self._history.append((seat, _PLAY_VERB, mask, size))
-        else:
-            size = event.count
-            self._own[seat] |= mask
-            self._round_discards[seat] += size
-            self._history.append((seat, _DISCARD_VERB, mask, size))
-        self._sizes[seat] -= size
+    def _new_round(self) -> None:
+        self._round_cards, self._round_discards = [0, 0, 0, 0], [0, 0, 0, 0]
 
 
 _FLOAT: Final = tuple(np.float32(n).tobytes() for n in range(256))
 """``_FLOAT[n]``: the 4 bytes of float32 ``n`` (every value of a tensor is a count below 256)."""
 _BYTE_BITS: Final = tuple(b"".join(_FLOAT[(b >> i) & 1] for i in range(8)) for b in range(256))
+"""``_BYTE_BITS[b]``: 8 cards' float32 0/1 values, card ``i`` of the 8 set when bit ``i`` of ``b`` is."""
+_TOP_BITS: Final = tuple(chunk[:20] for chunk in _BYTE_BITS[:32])
+"""The same for the last 5 cards (32-36)."""
 _MASK_BYTES: dict[int, bytes] = {}
 
 
@@ -540,7 +512,7 @@ def mask_bytes(mask: int) -> bytes:
     if found is None:
         bits = _BYTE_BITS
         found = (bits[mask & 255] + bits[mask >> 8 & 255] + bits[mask >> 16 & 255] + bits[mask >> 24 & 255]
-                 + bits[mask >> 32 & 255][:20])
+                 + _TOP_BITS[mask >> 32])
         if len(_MASK_BYTES) >= 1 << 16:
             _MASK_BYTES.clear()
         _MASK_BYTES[mask] = found
@@ -551,9 +523,33 @@ _ONE_HOT: Final = tuple(b"".join(_FLOAT[int(i == rel)] for i in range(4)) for re
 _NOBODY: Final = _FLOAT[0] * 4
 _PHASE_BYTES: Final = {phase: b"".join(_FLOAT[int(i == j)] for j in range(len(PHASES)))
                        for i, phase in enumerate(PHASES)}
-_MASKS: dict[tuple[int, ...], Mask] = {}
-"""Read-only legal masks by their ascending legal ids (copied out)."""
+_MASKS: dict[int, Mask] = {}
+"""Read-only legal masks by their legal-id masks (copied out: a copy costs a quarter of making one)."""
+
+
+def mask_of_bits(bits: int) -> Mask:
+    """The 0/1 int8 vector of ``NUM_ACTIONS`` values of a legal-id mask (a new array)."""
+    flags = _MASKS.get(bits)
+    if flags is None:
+        picks = bits >> PICK_BASE
+        if picks and not bits & _BELOW_PICKS:  # picks only (4 in 5 never seen before): made, not cached
+            c = _INT8_BITS
+            return np.frombuffer(bytearray(b"".join((
+                _NO_PLAYS, c[picks & 255], c[picks >> 8 & 255], c[picks >> 16 & 255], c[picks >> 24 & 255],
+                c[picks >> 32][:5]))), _I8)
+        flags = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        flags[ids_of_bits(bits)] = 1
+        flags.flags.writeable = False
+        if len(_MASKS) >= 1 << 14:
+            _MASKS.clear()
+        _MASKS[bits] = flags
+    return flags.copy()
 _F32: Final = np.dtype(np.float32)
+_I8: Final = np.dtype(np.int8)
+_INT8_BITS: Final = tuple(bytes((b >> i) & 1 for i in range(8)) for b in range(256))
+"""``_INT8_BITS[b]``: 8 int8 0/1 values, value ``i`` set when bit ``i`` of ``b`` is."""
+_NO_PLAYS: Final = bytes(PICK_BASE)
+_BELOW_PICKS: Final = (1 << PICK_BASE) - 1
 
 
 _SEEN_FROM: Final = tuple({who: _NOBODY if who is None else _ONE_HOT[(who - seat) & 3] for who in (0, 1, 2, 3, None)}
@@ -570,3 +566,6 @@ def _own_plays(seen: Observation, seat: int) -> int:
 
 
 _PLAY_VERB: Final = _VERB_INDEX["play"]
+_PICKS_LEFT_AT: Final = 4 * PICKS_LEFT
+_NO_CARDS: Final = mask_bytes(0)
+assert _PICKS_LEFT_AT + 4 == 4 * OBSERVATION_SIZE  # the count of picks left is the tensor's last value

@@ -136,15 +136,25 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         return dealer, deal
 
     def observe(self, agent: str) -> dict[str, Tensor | Mask]:
-        encoded = self._hand()
+        encoded = self.encoded
+        if encoded is None:
+            raise EncodingError("reset() the environment before observing or stepping it")
         seat = _SEAT[agent]
         tensor = encoded.information_state_tensor(seat) if self.information_state else \
             encoded.observation_tensor(seat)
-        mask = encoded.legal_mask() if encoded.to_act == seat else self._no_mask.copy()
+        mask = encoded.legal_mask() if encoded.hand.to_act == seat else self._no_mask.copy()
         return {self.observation_key: tensor, "action_mask": mask}
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``, with no assertion of its own (``observe`` refuses an env not reset)."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
     def step(self, action: int | None) -> None:
-        encoded = self._hand()
+        encoded = self.encoded
+        if encoded is None:
+            raise EncodingError("reset() the environment before observing or stepping it")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -156,7 +166,7 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         self._cumulative_rewards[agent] = 0
         encoded.apply_id(action)  # refuses an illegal id, naming the seat and the legal ids
         self.actions.append((agent, action))
-        to_act = encoded.to_act
+        to_act = encoded.hand.to_act
         if to_act is None:
             result = encoded.hand.result
             assert result is not None
