@@ -2,7 +2,9 @@
 
 Every line plays the same number of random hands, uniformly over what is legal,
 on one core, timed in CPU seconds (the machine is shared: wall time would
-measure the neighbours). The engine line is benchmarks/random_hands.py's loop
+measure the neighbours). Each repeat (``--repeat``) plays new hands, the seed
+plus the repeat's number, and each line keeps its best repeat: a learner never
+meets a hand twice, so a cache warmed by an earlier repeat must not count. The engine line is benchmarks/random_hands.py's loop
 (a uniform pick among the compact legal actions, then a discard's cards); an
 environment's line is a loop a learner runs: observe, pick a legal id from the
 mask, step. A discard is one engine action but k environment steps (one pick
@@ -312,7 +314,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="import MODULE first (it registers its own line)")
     parser.add_argument("--only", action="append", default=[], metavar="NAME", help="run only these lines")
     parser.add_argument("--repeat", type=int, default=3,
-                        help="run the lines in turn this many times, keep each line's best (the machine is shared)")
+                        help="run the lines in turn this many times, keep each line's best (the machine is shared); "
+                             "repeat r plays the hands of seed + r, so no line meets a hand twice (as in training: "
+                             "a cache warmed by an earlier repeat would flatter it)")
     args = parser.parse_args(argv)
     for module in args.modules:
         importlib.import_module(module)
@@ -321,10 +325,10 @@ def main(argv: list[str] | None = None) -> None:
     if unknown:
         parser.error(f"no line named {', '.join(unknown)}; lines: {', '.join(LINES)}")
     best: dict[str, Line] = {}
-    for _ in range(max(1, args.repeat)):
+    for repeat in range(max(1, args.repeat)):
         for name in names:
-            line = LINES[name](args.hands, args.seed)
-            if name not in best or line.cpu < best[name].cpu:
+            line = LINES[name](args.hands, args.seed + repeat)
+            if name not in best or line.per_second > best[name].per_second:
                 best[name] = line
     print(table(best, args.hands, max(1, args.repeat)))
 
@@ -346,7 +350,8 @@ def table(best: dict[str, Line], hands: int, repeat: int) -> str:
         floor = line if line.floor else best.get(FLOORS.get(name, ""))
         ceiling = "-"
         if engine is not None and floor is not None:
-            ceiling = f"{line.steps / (engine.cpu + floor.cpu) / engine.per_second:.2f}"
+            # the floor's time scaled to the line's steps: each line keeps its best repeat, whose hands may differ
+            ceiling = f"{line.steps / (engine.cpu + floor.cpu * line.steps / floor.steps) / engine.per_second:.2f}"
         actions = str(line.actions) if line.actions >= 0 else "-"
         rows.append(f"{line.name:60} {line.steps:7} {actions:>14} {line.cpu:6.2f} {line.per_second:8,.0f} "
                     f"{ratio:>8} {ceiling:>7}")
