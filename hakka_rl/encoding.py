@@ -73,6 +73,7 @@ import numpy.typing as npt
 
 from reference_engine import Event, Hand, Observation, Phase
 from reference_engine.actions import DISCARD, VERBS, discard_action
+from reference_engine.cards import indices
 from reference_engine.events import Called, Discarded, EldersPromoted, HandEnded, Played, RoundWon, SeatEvent
 
 from .actions import ID_ACTION, NUM_ACTIONS, PICK_BASE, EncodingError, check_id, describe
@@ -129,13 +130,7 @@ def card_indices(mask: int) -> npt.NDArray[np.intp]:
     """The card indices of a mask, as an index array (cached: the same masks recur)."""
     found = _CARD_INDICES.get(mask)
     if found is None:
-        bits = []
-        m = mask
-        while m:
-            low = m & -m
-            bits.append(low.bit_length() - 1)
-            m ^= low
-        found = np.array(bits, dtype=np.intp)
+        found = np.fromiter(indices(mask), dtype=np.intp)
         if len(_CARD_INDICES) < 1 << 16:
             _CARD_INDICES[mask] = found
     return found

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Final
 
 from reference_engine import Hand, LegalActions, Phase
+from reference_engine.cards import indices
 
 from .actions import PICK_BASE, PLAY_ID, VERB_ID, EncodingError, next_picks
 
@@ -85,13 +86,7 @@ def ids_of_bits(bits: int) -> list[int]:
     """The ids of a legal-id mask, ascending (a new list)."""
     found = _IDS.get(bits)
     if found is None:
-        ids = []
-        m = bits
-        while m:
-            low = m & -m
-            ids.append(low.bit_length() - 1)
-            m ^= low
-        found = tuple(ids)
+        found = tuple(indices(bits))  # the engine's walk of a mask's set bits, lowest first (any mask, not only cards)
         if len(_IDS) >= 1 << 14:
             _IDS.clear()
         _IDS[bits] = found
