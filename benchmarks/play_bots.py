@@ -6,7 +6,7 @@ One rule-aware bot sits at a seat that rotates from game to game; random bots
 take the other three. Prints, per bot kind: mean game score, the share of
 games it finishes first (ties shared), hands it wins by a claim or the Five
 Tigers; then games per
-second. The table (conformance/play/table.py) runs the games, as it does for
+second. The table (hakka_play/table.py) runs the games, as it does for
 people; the bots see only their own observation.
 """
 
@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.play.bots import Bot, RandomBot, RuleBot
-from conformance.play.table import Table
+from hakka_play.bots import Bot, RandomBot, RuleBot
+from hakka_play.table import Table
 
 
 def run(games: int, seed: int, call_at: int, dealer_call_at: int) -> dict[str, dict[str, float]]:

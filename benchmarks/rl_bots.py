@@ -45,7 +45,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.play.bots import RuleBot
+from hakka_play.bots import RuleBot
 from hakka_rl.ismcts import TableBot
 from reference_engine import DEFAULT_PROFILE, Hand
 from reference_engine.wire import observation_json

@@ -51,7 +51,7 @@ translation_progress_classes = "untranslated"  # an untranslated paragraph is ma
 exclude_patterns = ["_build", "examples/**/node_modules", "README.md", "**/README.md"]
 templates_path = ["_templates"]  # langswitch.html: the language switcher in the sidebar
 # The card stylesheet is shared with the play table: one file, copied into _static.
-html_static_path = ["_static", str(ROOT / "conformance" / "play" / "static" / "cards.css")]
+html_static_path = ["_static", str(ROOT / "hakka_play" / "static" / "cards.css")]
 html_css_files = ["cards.css"]
 html_theme = "alabaster"
 html_title = "Hakka Cards rulebook"

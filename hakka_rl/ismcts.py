@@ -10,7 +10,7 @@ engine (:class:`RandomPlayout`: no tensors, no pyspiel calls), at random or
 by a given policy.
 
 :class:`TableBot` is the same search behind the browser table's bot interface
-(``choose(observation, legal, rng)``, conformance/play/bots.py): it is given
+(``choose(observation, legal, rng)``, hakka_play/bots.py): it is given
 the wire form of its seat's observation and nothing else, draws a first state
 consistent with it, and searches from there (its playouts at random, or with
 ``guided=True`` by its fallback bot, each seat choosing from its own view).
@@ -166,7 +166,7 @@ class Fallback(Protocol):
 
 def table_view(hand: Hand, seat: int) -> dict[str, Any]:
     """What the table gives a bot at ``seat``: the wire form of its observation, with the round in play
-    (conformance/play/table.py adds ``round``; the rule-aware bot reads whether it is empty)."""
+    (hakka_play/table.py adds ``round``; the rule-aware bot reads whether it is empty)."""
     seen = hand.observation(seat)
     view = observation_json(seen)
     view["round"] = [str(play) for play in seen.round]

@@ -23,8 +23,8 @@ MODULES = sorted(
 def test_module_doctests(name: str) -> None:
     try:
         module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:  # conformance.play.server and .cli need the `play` extra
-        if name.startswith("conformance.play.") and exc.name in ("starlette", "uvicorn"):
+    except ModuleNotFoundError as exc:  # hakka_play.server and .cli need the `play` extra
+        if name.startswith("hakka_play.") and exc.name in ("starlette", "uvicorn"):
             pytest.skip(f"{name} needs the `play` extra ({exc.name}): pip install -e '.[play]'")
         raise
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

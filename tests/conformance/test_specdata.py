@@ -13,7 +13,7 @@ import yaml
 
 from conformance.errors import InputError
 from conformance.loader import area_sort_key
-from conformance.play.rules import Rulebook
+from conformance.rulebook import Rulebook
 from conformance.specdata import Area, default_spec_data, load_spec_data
 
 REPO = Path(__file__).resolve().parents[2]
@@ -47,7 +47,7 @@ def _spec_copy(tmp_path: Path) -> Path:
 
 
 def test_the_play_table_reads_spec_through_the_one_reader(tmp_path: Path) -> None:
-    source = (REPO / "conformance" / "play" / "rules.py").read_text()
+    source = (REPO / "conformance" / "rulebook.py").read_text()
     imported = {n.names[0].name for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Import)}
     assert "yaml" not in imported
     spec = _spec_copy(tmp_path)

@@ -22,7 +22,7 @@ LOGGERS = ("uvicorn.error", "uvicorn.asgi", "asyncio")
 class Live:
     base: str
     ws_base: str
-    play: Any  # conformance.play.server.PlayServer
+    play: Any  # hakka_play.server.PlayServer
     loop: asyncio.AbstractEventLoop
     errors: list[logging.LogRecord]
     """What the server logged at ERROR or above (an exception in the application: a traceback)."""
@@ -100,7 +100,7 @@ def live() -> Iterator[Live]:
     """Skips, with the reason, where the `play` extra is not installed."""
     pytest.importorskip("starlette", reason=NEEDS_PLAY)
     pytest.importorskip("uvicorn", reason=NEEDS_PLAY)
-    from conformance.play.server import PlayServer
+    from hakka_play.server import PlayServer
 
     with serving(PlayServer(bot_delay=0.0)) as running:
         yield running

@@ -19,9 +19,9 @@ import pytest
 httpx = pytest.importorskip("httpx", reason="the play extra's test client: pip install -e '.[play]'")
 pytest.importorskip("websockets", reason="the play extra's test client: pip install -e '.[play]'")
 
-from conformance.play.bots import Observation, RuleBot  # noqa: E402
-from conformance.play.server import PlayServer  # noqa: E402
-from conformance.play.table import Table  # noqa: E402
+from hakka_play.bots import Observation, RuleBot  # noqa: E402
+from hakka_play.server import PlayServer  # noqa: E402
+from hakka_play.table import Table  # noqa: E402
 from reference_engine import Action, LegalActions  # noqa: E402
 
 from .client import SeatClient  # noqa: E402

@@ -18,8 +18,8 @@ from random import Random
 
 import pytest
 
-from conformance.play.bots import RuleBot
-from conformance.play.table import Table
+from hakka_play.bots import RuleBot
+from hakka_play.table import Table
 from reference_engine import Action, Cards
 
 from .hidden import knowable

@@ -7,10 +7,10 @@ from random import Random
 
 import pytest
 
-from conformance.play.bots import RandomBot, RuleBot
-from conformance.play.cli import main, parse_options
-from conformance.play.rules import Rulebook
-from conformance.play.table import Table, TableError
+from conformance.rulebook import Rulebook
+from hakka_play.bots import RandomBot, RuleBot
+from hakka_play.cli import main, parse_options
+from hakka_play.table import Table, TableError
 from reference_engine import IllegalActionError, Profile, SetupError
 from reference_engine.wire import result_json
 

@@ -22,7 +22,7 @@ pytest.importorskip("websockets", reason="the play extra's test client: pip inst
 from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
-from conformance.play.table import Table  # noqa: E402
+from hakka_play.table import Table  # noqa: E402
 
 from .client import SeatClient  # noqa: E402
 
@@ -96,7 +96,7 @@ def test_a_page_of_another_site_cannot_open_a_seat_and_a_rebound_name_reaches_no
 
 
 def test_the_allow_list_is_configurable(live) -> None:
-    from conformance.play.doors import Doors
+    from hakka_play.doors import Doors
 
     app = Doors(lambda scope, receive, send: None, ["table.lan"])  # type: ignore[arg-type, return-value]
     assert app.refusal({"host": "table.lan:8765", "origin": "http://table.lan:8765"}) is None
@@ -140,7 +140,7 @@ def test_idle_and_finished_tables_are_freed_and_open_tables_are_bounded(live) ->
 
 
 def test_a_freed_table_gives_its_memory_back() -> None:
-    from conformance.play.server import PlayServer
+    from hakka_play.server import PlayServer
 
     now = [0.0]
     play = PlayServer(clock=lambda: now[0])

@@ -12,8 +12,8 @@ import time
 from random import Random
 from typing import Any
 
-from conformance.play.bots import RandomBot
-from conformance.play.table import Table
+from hakka_play.bots import RandomBot
+from hakka_play.table import Table
 from reference_engine import Profile
 
 from .hidden import check_message

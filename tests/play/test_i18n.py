@@ -1,8 +1,8 @@
 """The table in five languages (issue 19 item 4): complete catalogs, the seeds' own game terms, served per language.
 
-* every catalog of ``conformance/play/locale`` holds every message of the template, translated, none
+* every catalog of ``hakka_play/locale`` holds every message of the template, translated, none
   fuzzy, with the same ``{placeholders}``; prose is never the English copied through;
-* the template is what the sources hold today (``python -m conformance.play.i18n extract`` was run);
+* the template is what the sources hold today (``python -m hakka_play.i18n extract`` was run);
 * each language's game terms are the seed's own words (``shared/seeds`` beside the clone, or
   ``HAKKA_SEEDS_DIR``), and the catalog uses them;
 * the server serves each page and each message in the language asked (``Accept-Language``, the
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.play.i18n import DEFAULT, LANGUAGES, TEMPLATE, catalog, extract, negotiate, po_path, rulebook_text
+from hakka_play.i18n import DEFAULT, LANGUAGES, TEMPLATE, catalog, extract, negotiate, po_path, rulebook_text
 
 babel_pofile = pytest.importorskip("babel.messages.pofile", reason="Babel reads the catalogs (the play extra)")
 
@@ -93,7 +93,7 @@ def test_every_catalog_is_complete_with_nothing_fuzzy_and_the_same_placeholders(
 def test_the_template_holds_exactly_the_messages_of_the_sources() -> None:
     fresh = {str(m.id) for m in extract() if m.id}
     assert fresh == set(_template_ids()), (
-        f"the sources and {TEMPLATE} differ (run python -m conformance.play.i18n extract, then translate): "
+        f"the sources and {TEMPLATE} differ (run python -m hakka_play.i18n extract, then translate): "
         f"new {sorted(fresh - set(_template_ids()))}, gone {sorted(set(_template_ids()) - fresh)}")
 
 
@@ -137,7 +137,7 @@ TITLES = {"en": "Hakka Cards table", "de": "Hakka-Karten-Tisch", "fr": "Table de
 
 def test_every_page_is_served_in_the_language_asked_arabic_right_to_left(live) -> None:
     httpx = pytest.importorskip("httpx", reason="the play extra's test client")
-    from conformance.play.table import Table
+    from hakka_play.table import Table
 
     table = live.call(live.play.add_table, Table(humans=[0], seed=4))
     url = f"{live.base}/table/{table.id}?token={table.seats[0].token}"
@@ -162,8 +162,8 @@ def test_refusals_are_in_the_sockets_language_naming_their_clause(live) -> None:
     import httpx
     from websockets.sync.client import connect
 
-    from conformance.play.rules import Rulebook
-    from conformance.play.table import Table
+    from conformance.rulebook import Rulebook
+    from hakka_play.table import Table
 
     table = live.call(live.play.add_table, Table(humans=[0, 1], seed=11))
     seat1 = connect(f"{live.ws_base}/ws/{table.id}?token={table.seats[1].token}",
@@ -190,8 +190,8 @@ def test_refusals_are_in_the_sockets_language_naming_their_clause(live) -> None:
 
 
 def test_a_clause_statement_comes_from_the_rulebooks_catalog_when_it_has_one(tmp_path, monkeypatch) -> None:
-    import conformance.play.i18n as i18n
-    from conformance.play.rules import Rulebook
+    import hakka_play.i18n as i18n
+    from conformance.rulebook import Rulebook
 
     clauses = Rulebook.default().clauses
     english = " ".join(clauses["CALL-1"]["statement"].split())

@@ -9,7 +9,7 @@ import pytest
 
 from conformance.fuzz.model import Step, Trace
 from conformance.fuzz.scenario import write_trace
-from conformance.play.replay import ReplayError, corpus, load_replay, replay_scenario
+from conformance.replay import ReplayError, corpus, load_replay, replay_scenario
 
 CARDS_IN_PLAY = 37
 

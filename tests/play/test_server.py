@@ -9,7 +9,7 @@ import pytest
 httpx = pytest.importorskip("httpx", reason="the play extra's test client: pip install -e '.[play]'")
 pytest.importorskip("websockets", reason="the play extra's test client: pip install -e '.[play]'")
 
-from conformance.play.table import Table  # noqa: E402
+from hakka_play.table import Table  # noqa: E402
 from reference_engine import Profile  # noqa: E402
 
 from .client import SeatClient, simple_choice  # noqa: E402

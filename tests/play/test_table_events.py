@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conformance.play.table import Table
+from hakka_play.table import Table
 from reference_engine.events import Event, RoundWon
 
 

@@ -12,8 +12,8 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from conformance.play.bots import BOTS, RuleBot
-from conformance.play.table import Table
+from hakka_play.bots import BOTS, RuleBot
+from hakka_play.table import Table
 from hakka_rl.ismcts import DEFAULT_BUDGET, TableBot
 from reference_engine import Hand, Profile
 from reference_engine.sampling import resample
@@ -62,9 +62,9 @@ def test_without_open_spiel_the_table_works_and_does_not_offer_it():
         "import importlib.util\n"
         "real = importlib.util.find_spec\n"
         "importlib.util.find_spec = lambda name, *a: None if name == 'pyspiel' else real(name, *a)\n"
-        "from conformance.play.bots import BOTS\n"
-        "from conformance.play.cli import _parser\n"
-        "from conformance.play.table import Table\n"
+        "from hakka_play.bots import BOTS\n"
+        "from hakka_play.cli import _parser\n"
+        "from hakka_play.table import Table\n"
         "t = Table(humans=[], seed=3, bot='rule'); t.play_bots()\n"
         "print(sorted(BOTS), t.game.over, '{random,rule}' in _parser().format_help())\n"
     )

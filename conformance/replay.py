@@ -26,15 +26,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..adapters import parse_engine_spec
-from ..engine import Engine
-from ..errors import AdapterError, ConformanceError
-from ..loader import Scenario, load_scenarios
-from ..paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
-from ..schemas import load_schemas
-from ..setups import requested_options, start_request
-from ..specdata import load_spec_data
-from .rules import Rulebook
+from .adapters import parse_engine_spec
+from .engine import Engine
+from .errors import AdapterError, ConformanceError
+from .loader import Scenario, load_scenarios
+from .paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
+from .rulebook import Rulebook
+from .schemas import load_schemas
+from .setups import requested_options, start_request
+from .specdata import load_spec_data
 
 Message = dict[str, Any]
 

@@ -8,7 +8,7 @@ invitation), and anyone may take one of them.
 
 ``POST`` bodies are JSON with ``Content-Type: application/json`` and at most
 :attr:`Limits.max_body` bytes: a form of another site can send neither that type nor (the
-``Origin`` check of :mod:`~conformance.play.doors`) anything at all.
+``Origin`` check of :mod:`~hakka_play.doors`) anything at all.
 """
 
 from __future__ import annotations

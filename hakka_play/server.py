@@ -12,7 +12,7 @@ Routes
   ``GET  /rulebook/…``                the built rulebook (docs/_build/html) or, if it is
                                       not built, the clauses and decisions of spec/ as plain pages
 
-Every request passes :class:`~conformance.play.doors.Doors` (``Host`` and ``Origin`` on an
+Every request passes :class:`~hakka_play.doors.Doors` (``Host`` and ``Origin`` on an
 allow-list, loopback by default). ``POST`` requests take ``Content-Type: application/json`` only,
 which a form of another site cannot send.
 
@@ -22,11 +22,11 @@ Messages (JSON text frames). From the browser: ``{"type": "act", "action": "play
 ``{"type": "view", …}`` (:meth:`Table.view` of that seat, nothing else) after every change, and
 ``{"type": "error", "kind", "message", "rule", "href", "title", "statement", "detail"}`` to the socket
 whose message was refused. A frame that is not a message of the table (binary, not JSON, another
-shape, too long) is answered with an error and a close code (:func:`~conformance.play.doors.read_frame`).
+shape, too long) is answered with an error and a close code (:func:`~hakka_play.doors.read_frame`).
 The seat comes from the token alone; the language of the messages from the socket's handshake.
 
 Bots think off the event loop: each move in a thread of its own (:func:`_in_thread`), from a
-:class:`~conformance.play.table.BotTurn` (a snapshot of what the bot may see), so that every socket
+:class:`~hakka_play.table.BotTurn` (a snapshot of what the bot may see), so that every socket
 and page of every table is served meanwhile. The move applies only if the table is still where the
 bot thought it was (else the bot thinks again); a bot that fails, or thinks longer than
 ``think_seconds``, becomes the table's ``problem``; the server waits for a thinking bot at most that
@@ -53,13 +53,13 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from conformance.paths import PACKAGE_DIR
+from conformance.replay import corpus, index, load_replay
+from conformance.rulebook import Rulebook
 from reference_engine import Action, HakkaError
 
-from ..paths import PACKAGE_DIR
 from .doors import LOOPBACK, POLICY, ASGIApp, BadFrame, Doors, Limits, read_frame
 from .i18n import COOKIE, LANGUAGES, Msg, choose, page, rulebook_text, statement
-from .replay import corpus, index, load_replay
-from .rules import Rulebook
 from .table import BotTurn, Table, TableError
 
 STATIC = Path(__file__).resolve().parent / "static"

@@ -15,8 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..report import rule_anchor
-from ..specdata import default_spec_data, load_spec_data
+from .report import rule_anchor
+from .specdata import default_spec_data, load_spec_data
 
 
 def decision_anchor(decision: str) -> str:

@@ -16,11 +16,11 @@ import threading
 import webbrowser
 from collections.abc import Sequence
 
+from conformance.replay import ReplayError, load_replay
 from reference_engine import Profile, SetupError
 
 from .bots import BOTS
 from .doors import LOOPBACK, Limits
-from .replay import ReplayError, load_replay
 from .table import Table
 
 

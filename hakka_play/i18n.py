@@ -4,7 +4,7 @@ Every string a person reads at the table, the lobby or the replay viewer (the pa
 scripts, the server's own messages and refusals) is an English message of one template,
 ``locale/table.pot``, translated in ``locale/<lang>/LC_MESSAGES/table.po``: the workflow of the
 rulebook's Sphinx catalogs (extract → update → translate), read here with Babel (no compiled
-``.mo`` to keep in step). ``python -m conformance.play.i18n extract`` re-extracts the template from
+``.mo`` to keep in step). ``python -m hakka_play.i18n extract`` re-extracts the template from
 the sources (``_("…")`` in Python and JavaScript, ``data-t`` elements in HTML) and updates every
 catalog; a changed English message comes back fuzzy, and ``tests/play/test_i18n.py`` fails until it
 is translated again.
@@ -94,7 +94,7 @@ class Msg:
         return f"Msg({self.text!r}, **{self.params!r})"
 
 
-RULEBOOK_LOCALE = LOCALE_DIR.parents[2] / "docs" / "locale"
+RULEBOOK_LOCALE = LOCALE_DIR.parents[1] / "docs" / "locale"
 """The rulebook's Sphinx catalogs in a checkout (the same workflow): a clause statement translated there
 is shown translated at the table too."""
 
@@ -213,13 +213,13 @@ def extract_html(fileobj: IO[bytes], keywords: object, comment_tags: object,
 METHODS = [
     ("**.py", "python"),
     ("static/**.js", "javascript"),
-    ("static/**.html", "conformance.play.i18n:extract_html"),
+    ("static/**.html", "hakka_play.i18n:extract_html"),
 ]
 KEYWORDS = {"_": (1,), "Msg": (1,)}
 
 
 def extract() -> Any:
-    """The template, freshly extracted from the sources of conformance/play (a Babel ``Catalog``)."""
+    """The template, freshly extracted from the sources of hakka_play (a Babel ``Catalog``)."""
     from babel.messages.catalog import Catalog
     from babel.messages.extract import extract_from_dir
 
@@ -228,7 +228,7 @@ def extract() -> Any:
     for filename, lineno, message, comments, context in extract_from_dir(
             root, METHODS, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
         if isinstance(message, str) and message:
-            template.add(message, None, [(f"conformance/play/{filename}", lineno)], auto_comments=comments,
+            template.add(message, None, [(f"hakka_play/{filename}", lineno)], auto_comments=comments,
                          context=context)
     return template
 
@@ -259,7 +259,7 @@ def update() -> None:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args != ["extract"]:
-        print("usage: python -m conformance.play.i18n extract   (re-extract locale/table.pot, update every catalog)",
+        print("usage: python -m hakka_play.i18n extract   (re-extract locale/table.pot, update every catalog)",
               file=sys.stderr)
         return 2
     update()
