@@ -4,8 +4,9 @@ Pure functions, no rules of the game. Whether an expectation is met is decided
 in the forms of :mod:`conformance.normalize`, the one normaliser of a ``state``
 answer that the fuzzer uses too: card lists as sets, legal actions as sets (a
 discard option by its count and the set of ``from``), actions canonical, other
-values exact; results and game records are compared as subsets. Each mismatch
-carries readable diff lines.
+values exact; results and game records are compared as subsets; the events of
+an action (capability ``events``) as text, in order. Each mismatch carries
+readable diff lines.
 """
 
 from __future__ import annotations
@@ -245,6 +246,49 @@ def _observation(expected: Mapping[str, Any], actual: Any) -> Mismatch | None:
     return Mismatch(key, tuple(lines)) if lines else None
 
 
+class _NotCompared:
+    """The events of an engine that does not declare the `events` capability: not compared."""
+
+    def __repr__(self) -> str:
+        return "EVENTS_NOT_COMPARED"
+
+
+EVENTS_NOT_COMPARED: Any = _NotCompared()
+"""Pass as ``events`` to :func:`check_expectations` for an engine without the `events` capability."""
+
+
+def events_mismatch(expected: list[str], actual: Any) -> Mismatch | None:
+    """An `act` answer's ``events`` against a step's: the same texts in the same order (spec/PROTOCOL.md, "Events").
+
+    The protocol fixes each event's text (canonical card lists, one space between
+    words), so they are compared as text; the order is the order the rules made them.
+    """
+    if not isinstance(actual, list):
+        return Mismatch("events", (f"expected: {_fmt(expected)}",
+                                   "actual:   " + ("absent from the `act` answer, though the engine declares "
+                                                   "the `events` capability" if actual is None else _fmt(actual))))
+    if actual == expected:
+        return None
+    lines = [f"expected: {_fmt(expected)}", f"actual:   {_fmt(actual)}"]
+    for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
+        if e != a:
+            lines.append(f"event {i + 1}: expected {e!r}, actual {a!r}")
+            break
+    else:
+        shorter = "fewer" if len(actual) < len(expected) else "more"
+        lines.append(f"{len(actual)} event(s), {shorter} than the {len(expected)} expected")
+    return Mismatch("events", tuple(lines))
+
+
+EVENTS_NOT_COMPARED_NOTE = "events not compared"
+
+
+def events_not_compared_note(steps: int) -> str:
+    """The reason a passed scenario carries when its `events` expectations were skipped (the closing line counts them)."""
+    return (f"passed; {EVENTS_NOT_COMPARED_NOTE} at {steps} step(s): the engine does not declare "
+            "the `events` capability")
+
+
 _Check = Callable[[str, Any, Mapping[str, Any]], "Mismatch | None"]
 
 _CHECKS: dict[str, _Check] = {
@@ -267,11 +311,19 @@ _CHECKS: dict[str, _Check] = {
 
 
 def check_expectations(expect: Mapping[str, Any], state: Mapping[str, Any],
-                       observations: Mapping[int, Any] | None = None) -> list[Mismatch]:
-    """Every expectation of ``expect`` that ``state`` (and the seats' observations) does not meet."""
+                       observations: Mapping[int, Any] | None = None,
+                       events: Any = None) -> list[Mismatch]:
+    """Every expectation of ``expect`` that ``state`` (and the seats' observations) does not meet.
+
+    ``events`` is the step's `act` answer's ``events`` (None when absent), or
+    :data:`EVENTS_NOT_COMPARED` for an engine that does not declare them.
+    """
     out: list[Mismatch | None] = []
     for key, value in expect.items():
-        if key == "observe":
+        if key == "events":
+            if events is not EVENTS_NOT_COMPARED:
+                out.append(events_mismatch(value, events))
+        elif key == "observe":
             out.extend(_observation(entry, (observations or {}).get(entry["seat"])) for entry in value)
         elif key in _CHECKS:
             out.append(_CHECKS[key](key, value, state))

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from .compare import EVENTS_NOT_COMPARED_NOTE
 from .engine import EngineInfo
 from .listeners import Listener
 from .loader import Scenario, area_sort_key
@@ -183,6 +184,9 @@ def closing_line(results: Sequence[Result]) -> str:
               SKIP: ("skipped (a capability, decision option or protocol version the engine lacks)",) * 2,
               XFAIL: ("expected failure", "expected failures")}
     parts += [f"{counted[s]} {label[counted[s] != 1]}" for s, label in labels.items() if counted.get(s)]
+    unseen = sum(1 for r in results if r.status == PASS and r.reason.startswith(f"passed; {EVENTS_NOT_COMPARED_NOTE}"))
+    if unseen:
+        parts.append(f"{unseen} passed with their events not compared (the engine does not declare `events`)")
     return ", ".join(parts)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .compare import check_expectations, state_diff
+from .compare import EVENTS_NOT_COMPARED, check_expectations, events_not_compared_note, state_diff
 from .engine import Engine, EngineInfo
 from .errors import AdapterError, EngineTimeout
 from .expected import apply_expected
@@ -137,6 +137,8 @@ class _Context:
     at_line: int | None = None
     step: int | None = None
     action: str | None = None
+    events_not_compared: int = 0
+    """Steps whose `events` expectation was skipped: the engine does not declare the capability."""
 
     def begin(self, at: str, line: int | None, step: int | None = None) -> None:
         """The runner moves to part ``at`` of the scenario (told to the listeners)."""
@@ -203,6 +205,8 @@ class ScenarioRunner:
             status, key, rule_keys = ERROR, None, ()
             reason_text = f"internal error of the runner: {type(exc).__name__}: {exc}"
             diff = tuple(traceback.format_exc().splitlines())
+        if status == PASS and ctx.events_not_compared:
+            reason_text = events_not_compared_note(ctx.events_not_compared)
         if status in (PASS, SKIP):
             ctx.at, ctx.step, ctx.action, at_line = "", None, None, None
         else:
@@ -288,12 +292,17 @@ class ScenarioRunner:
         self._start(scenario, info, ctx, setup)
         state = self._state(ctx)
         observing = _observes(body)
+        declares_events = "events" in info.capabilities
         for i, step in enumerate(body.get("steps", ())):
             ctx.begin(f"steps[{i}]", scenario.step_line(i), i)
+            events: Any = None
             if "do" in step:
                 ctx.action = f"seat {step['seat']} do {step['do']!r}"
                 answer = self._act(ctx, step["seat"], step["do"])
                 self._require_ok(answer, f"{step['do']!r} by seat {step['seat']}", "do")
+                events = answer.get("events") if declares_events else EVENTS_NOT_COMPARED
+                if not declares_events and "events" in step.get("expect", {}):
+                    ctx.events_not_compared += 1
                 state = self._state(ctx)
             elif "reject" in step:
                 ctx.action = f"seat {step['seat']} reject {step['reject']!r}"
@@ -317,7 +326,7 @@ class ScenarioRunner:
                 if seen is not None:
                     self._same_observations(ctx, seen)
             if "expect" in step:
-                self._check(ctx, step["expect"], state)
+                self._check(ctx, step["expect"], state, events)
         if "final" in body:
             ctx.begin("final", scenario.line_of(scenario.kind, "final"))
             self._check(ctx, body["final"], state)
@@ -348,8 +357,9 @@ class ScenarioRunner:
                 raise _Outcome(FAIL, f"the observation of seat {seat} changed after a rejected action",
                                f"observe.{seat}", state_diff(old, new), ("observe",))
 
-    def _check(self, ctx: _Context, expect: Mapping[str, Any], state: Mapping[str, Any]) -> None:
-        mismatches = check_expectations(expect, state, self._observations(ctx, expect))
+    def _check(self, ctx: _Context, expect: Mapping[str, Any], state: Mapping[str, Any],
+               events: Any = None) -> None:
+        mismatches = check_expectations(expect, state, self._observations(ctx, expect), events)
         if mismatches:
             keys = ", ".join(m.key for m in mismatches)
             diff = [line for m in mismatches for line in [f"{m.key}:"] + [f"  {d}" for d in m.diff]]

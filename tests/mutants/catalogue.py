@@ -7,14 +7,17 @@ kebab-case ``id`` and tied to the clauses it breaks. ``python -m
 tests.mutants.report`` runs the scenario corpus against each of them; a mutant
 that passes every scenario *survives*, and names a hole in the corpus.
 
-Two families:
+Three families:
 
 - hand-written misreadings below: a ``Rules`` subclass overriding one method
   (two at most, for one misreading that shows in two places);
 - pinned options, generated from spec/decisions.yaml: for every non-default
   option of every decision, the reference that plays that option whatever the
   options asked for (``pins`` records it, e.g. ``"D16=lowest"``). Only the
-  scenarios run under that decision's default can kill it.
+  scenarios run under that decision's default can kill it;
+- misreports: the default rules, played right, whose accepted ``act`` answers
+  tell the move's events wrong (``report`` rewrites them): only an ``events``
+  expectation, or the fuzzer comparing events, can kill them.
 
 Every mutant is also an in-process engine for the conformance runner::
 
@@ -62,6 +65,8 @@ class Mutant:
     rules: Rules
     pins: str | None = None
     """The decision option the mutant plays whatever is asked (``"D16=lowest"``), if it is one."""
+    report: Callable[[list[str]], list[str]] | None = None
+    """For a misreport: how it rewrites the events of each accepted ``act`` (in ``batch`` steps too)."""
 
     @property
     def factory_name(self) -> str:
@@ -72,13 +77,37 @@ class Mutant:
         """The runner's ``--engine`` argument for this mutant."""
         return f"python:{__name__}:{self.factory_name}"
 
-    def factory(self) -> Session:
+    def factory(self) -> Any:
         """A protocol session playing under this mutant's rules, named ``mutant-<id>`` in ``hello``."""
         # ``name`` is a class attribute (the compiled Session has no instance field for it): a subclass per mutant
         named = cast(type[Session], type(f"Session_{self.factory_name}", (Session,), {"name": f"mutant-{self.id}"}))
         session = named(rules=self.rules)
         session.count_node_limit = MUTANT_COUNT_NODE_LIMIT
-        return session
+        return session if self.report is None else Misreporting(session, self.report)
+
+
+class Misreporting:
+    """A session whose accepted ``act`` answers (alone or in a ``batch``'s steps) carry rewritten events."""
+
+    def __init__(self, session: Session, report: Callable[[list[str]], list[str]]) -> None:
+        self.session = session
+        self.report = report
+
+    def _act(self, answer: Any) -> Any:
+        if isinstance(answer, dict) and answer.get("ok") and isinstance(answer.get("events"), list):
+            return {**answer, "events": self.report(list(answer["events"]))}
+        return answer
+
+    def handle(self, message: Any) -> dict[str, Any]:
+        answer = self.session.handle(message)
+        cmd = message.get("cmd") if isinstance(message, dict) else None
+        if cmd == "act":
+            return cast(dict[str, Any], self._act(answer))
+        if cmd == "batch" and answer.get("ok") and isinstance(answer.get("steps"), list):
+            steps = [{**step, "act": self._act(step["act"])} if isinstance(step, dict) and "act" in step else step
+                     for step in answer["steps"]]
+            return {**answer, "steps": steps}
+        return answer
 
 
 MUTANTS: list[Mutant] = []
@@ -624,6 +653,37 @@ class DreamerPaysWinner(Rules):
 
 MUTANTS.extend(_pinned_mutants())
 
+# ====================================================================== misreports
+
+
+def misreport(id: str, description: str, clauses: Sequence[str]) -> Callable[[Callable[[list[str]], list[str]]],
+                                                                             Callable[[list[str]], list[str]]]:
+    """Register the decorated rewrite of an act's events as a misreport of the default rules."""
+
+    def register(rewrite: Callable[[list[str]], list[str]]) -> Callable[[list[str]], list[str]]:
+        assert all(m.id != id for m in MUTANTS), id
+        MUTANTS.append(Mutant(id, description, tuple(clauses), DEFAULT_RULES, report=rewrite))
+        return rewrite
+
+    return register
+
+
+@misreport("events-round-won-first", "A round won is told before the play or discard that won it.", ["PLAY-6"])
+def _round_won_first(events: list[str]) -> list[str]:
+    won = [e for e in events if e[2:].startswith("wins ")]
+    return won + [e for e in events if e not in won]
+
+
+@misreport("events-promotion-untold", "Cards promoted to Elder are never told: the Elders change silently.",
+           ["ELD-2"])
+def _promotion_untold(events: list[str]) -> list[str]:
+    return [e for e in events if not e[2:].startswith("promotes ")] or events
+
+
+@misreport("events-privilege-untold", "A call that makes the Privileged Player is told as a plain call.", ["CALL-4"])
+def _privilege_untold(events: list[str]) -> list[str]:
+    return [e.replace(" call (privileged)", " call") for e in events]
+
 # ====================================================================== factories
 
 CONTROL = Mutant(
@@ -637,7 +697,7 @@ BY_ID: dict[str, Mutant] = {m.id: m for m in MUTANTS}
 assert len(BY_ID) == len(MUTANTS), "mutant ids are unique"
 
 
-def control() -> Session:
+def control() -> Any:
     """The ``control`` engine (the mutants' path, no misreading): must pass the whole corpus."""
     return CONTROL.factory()
 
@@ -649,7 +709,7 @@ def reference() -> Session:
 
 def _install_factories() -> None:
     for m in MUTANTS:
-        def factory(m: Mutant = m) -> Session:
+        def factory(m: Mutant = m) -> Any:
             return m.factory()
 
         factory.__name__ = factory.__qualname__ = m.factory_name

@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from reference_engine.wire import PROTOCOL_VERSION
+
 
 class Engine(Protocol):
     def handle(self, message: Mapping[str, Any]) -> dict[str, Any]: ...
@@ -93,6 +95,10 @@ def lockstep(
             return ref, Divergence(step, request, ref, oth)
         return ref, None
 
+    # The newest protocol, so that accepted actions carry their events and a misreport shows (the
+    # handshakes differ by the engine's name, so they are not compared).
+    for engine in (reference, other):
+        engine.handle({"cmd": "hello", "protocol": PROTOCOL_VERSION})
     _, div = both(start)
     if div:
         return div
@@ -118,7 +124,7 @@ def game_start(seed: int, options: Mapping[str, str] | None = None, deals: int =
     return {
         "cmd": "start",
         "options": dict(options or {}),
-        "setup": {"game": {"first_dealer": seed % 4, "deals": [{"seed": seed * 100 + i} for i in range(deals)]}},
+        "setup": {"game": {"first_dealer": seed % 4, "deals": [{"seed": str(seed * 100 + i)} for i in range(deals)]}},
     }
 
 
