@@ -55,6 +55,8 @@ def disagreement_clauses(d: Disagreement, spec: SpecData) -> list[str]:
         out = _keys(spec, ["setup"]) + _cited(d.candidate, spec)
     elif d.where == "observe":
         out = _keys(spec, ["observe"])
+    elif d.where == "events":
+        out = _keys(spec, ["events"])
     elif d.where == "act":  # the candidate refused an action the reference takes
         out = _cited(d.candidate, spec) + _keys(spec, ["legal"])
     elif d.where == "reject":  # the reference refuses it, citing its rule

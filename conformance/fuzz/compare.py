@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..compare import events_mismatch
 from ..normalize import ABSENT, Bad, exact, hands_form
 from ..normalize import field_form as _field_form
 from ..notation import NotationError, card_text, cards, normalize_action
@@ -103,6 +104,12 @@ def _diff(a: Any, b: Any, path: str, out: list[str], key: str = "") -> None:
         return
     if observation_form(a, key) != observation_form(b, key):
         out.append(path or "observation")
+
+
+def event_differences(reference: Any, candidate: Any) -> list[str]:
+    """Where two `act` answers' events part: the first differing event, or how many more or fewer."""
+    found = events_mismatch(reference if isinstance(reference, list) else [], candidate)
+    return [] if found is None else [" ".join(found.diff[-1].split())]
 
 
 def observed_fields(answer: Any) -> Any:

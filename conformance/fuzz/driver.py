@@ -24,13 +24,16 @@ from typing import Any, NoReturn
 
 from ..engine import Engine
 from ..errors import AdapterError, ProtocolViolation
+from ..normalize import ABSENT
 from .checks import VARIANT_PERCENT, Check, Checks, Mix, compare, respell
 from .compare import (
     differing_result_fields,
+    event_differences,
     observation_field_differences,
     state_differences,
 )
 from .endpoints import Message
+from .fields import compared_fields
 from .model import (
     OBSERVE_MODES,
     CandidateFailure,
@@ -118,6 +121,10 @@ class Lockstep:
         capabilities = reference.ensure_started().capabilities
         self.playout = playout and "playout" in capabilities
         self.outcomes = Outcomes(self.options, "events" in capabilities)
+        # Events are compared when both declare them (capability `events`): the act schema's fields,
+        # `events` among them, required of the candidate once it declares the capability.
+        self.events = "events" in capabilities and "events" in info.capabilities
+        self.act_fields = compared_fields().act
         self.moves = Moves(self._ref, self.options, setup_kinds, probe_percent, hand_kinds)
         self.mix = mix if mix is not None else Mix(variants=False, options=self.options, send_options=send_options)
         self.checks = Checks(self._ref, self.mix)
@@ -517,6 +524,18 @@ class Lockstep:
                                            invalid=True)) from None
         return found
 
+    def _act_events(self, trace: Trace, ref_act: Message, cand_act: Message,
+                    before: Message | None) -> Disagreement | None:
+        """The candidate's accepted `act` answer against the reference's, on the fields the act schema defines."""
+        fields = self.act_fields.compared(ref_act, cand_act)
+        if "events" not in fields:
+            fields += ("events",)
+        differing = [f for f in fields if ref_act.get(f, ABSENT) != cand_act.get(f, ABSENT)]
+        if not differing:
+            return None
+        return Disagreement(trace, "events", differing, ref_act, cand_act, before,
+                            detail=event_differences(ref_act.get("events"), cand_act.get("events")))
+
     def _compare(self, trace: Trace, k: int, script: list[_Record], cand_act: Any, cand_state: Any,
                  cand_obs: list[Any] | None) -> Disagreement | None:
         """The first difference between the candidate's answers and the reference's after step ``k``."""
@@ -534,6 +553,10 @@ class Lockstep:
                                         raw_act)
             elif not cand_act.get("ok"):
                 return self._judged(Disagreement(trace, "act", ["accepted"], record.state, cand_act, before), raw_act)
+            elif self.events:
+                found = self._act_events(trace, record.act or {}, cand_act, before)
+                if found is not None:
+                    return self._judged(found, raw_act)
         ref_state = record.state
         if cand_state is None and self.states == "last" and k < len(script) - 1:
             return None  # states compared at the end only

@@ -132,7 +132,8 @@ class Disagreement:
     ``where``: ``start`` (the setup), ``state`` (a field of ``state`` after the
     last step), ``act`` (the candidate refused a legal action), ``reject`` (it
     accepted, or refused with another kind, a probe the reference refused),
-    ``observe``, or a side check (conformance.fuzz.checks): ``setup`` (a setup
+    ``observe``, ``events`` (the events of an accepted ``act``, capability
+    ``events``), or a side check (conformance.fuzz.checks): ``setup`` (a setup
     to be refused, or one at a bound, and the state after it) or ``count``. ``fields`` names what differs; ``reference`` and ``candidate``
     hold the two answers (the whole ``state``, or the two act answers, or the
     two observations of ``seat``). ``before`` is the reference's ``state``
@@ -169,6 +170,8 @@ class Disagreement:
                       f"disagrees on {', '.join(self.fields)} in `{', '.join(self.detail)}`")
                      + f" (setup check: {self.trace.setup_kind})",
             "count": f"disagrees on {', '.join(self.fields)} of `count` at a state from play",
+            "events": (f"tells the events of {self.trace.steps[-1].action!r} otherwise ({'; '.join(self.detail)})"
+                       if self.trace.steps else "tells an action's events otherwise"),
         }[self.where]
         return f"the candidate {what} {at}"
 

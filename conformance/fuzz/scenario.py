@@ -149,8 +149,8 @@ def disagreement_scenario(d: Disagreement, spec: SpecData, *, explicit: bool = T
         else:
             err = d.candidate.get("error", {})
             notes.append(f"The reference refuses it ({ref_text}); the candidate as {err.get('kind')}: {err.get('message')}")
-    elif d.where == "observe":
-        if not _expect_observation(d, steps, notes):
+    elif d.where in ("observe", "events"):  # an expectation at the last step, if a scenario can hold it
+        if not (_expect_observation if d.where == "observe" else _expect_events)(d, steps, notes):
             return None
     else:  # state
         fields = [f for f in d.fields if f != "state"] or list(state_fields())
@@ -191,6 +191,13 @@ def disagreement_scenario(d: Disagreement, spec: SpecData, *, explicit: bool = T
     }
 
 
+def _expect_events(d: Disagreement, steps: list[dict[str, Any]], notes: list[str]) -> bool:
+    """Put the reference's events of the last action at its step (the candidate told them otherwise)."""
+    steps[-1]["expect"] = {"events": list(d.reference.get("events") or [])}
+    notes.append(f"The reference's events: {d.reference.get('events')}; the candidate's: {d.candidate.get('events')}.")
+    return True
+
+
 def _expect_observation(d: Disagreement, steps: list[dict[str, Any]], notes: list[str]) -> bool:
     """Put the observation the reference gives at the last step; False if no scenario can hold it."""
     expect = observe_expectation(d)
@@ -227,6 +234,8 @@ def _title(d: Disagreement) -> str:
         return f"Fuzz vector: what seat {d.seat} observes {after}"
     if d.where == "act":
         return f"Fuzz vector: the legal action {d.trace.steps[-1].action!r} is accepted {after}"
+    if d.where == "events":
+        return f"Fuzz vector: the events of {d.trace.steps[-1].action!r} {after}"
     if d.where == "reject":
         return f"Fuzz vector: {d.trace.steps[-1].action!r} by seat {d.trace.steps[-1].seat} is refused {after}"
     return f"Fuzz vector: the setup is accepted ({d.trace.setup_kind})"
