@@ -291,6 +291,12 @@ def _elders_include_item(text: Any, seats: Seats) -> str:
     return escape(_("Elders include")) + " " + cards_html(cards, [c.name for c in cards])
 
 
+def _events_item(events: list[str], seats: Seats) -> str:
+    """What the step's action caused, as the engine must tell it (spec/PROTOCOL.md, "Events"): protocol text, in order."""
+    listed = "".join(f'<li><code class="hk-event">{escape(e)}</code></li>' for e in events)
+    return escape(_("what it causes, in order:")) + f' <ol class="hk-events">{listed}</ol>'
+
+
 # Each expectation key of a step (or of `final`), in the order they are shown,
 # and how it reads: one item, or a list of items.
 _EXPECT_ITEMS: tuple[tuple[str, Callable[[Any, Seats], str | list[str]]], ...] = (
@@ -311,6 +317,7 @@ _EXPECT_ITEMS: tuple[tuple[str, Callable[[Any, Seats], str | list[str]]], ...] =
     ("game", _game_items),
     ("round", _round_item),
     ("result", lambda v, s: result_or_none_html(v, s)),
+    ("events", _events_item),
 )
 
 
