@@ -36,6 +36,7 @@ events that repeat once, and reads the text back.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Final
 
@@ -148,14 +149,23 @@ def round_won(seat: int, tricks: int) -> RoundWon:
 def parse_event(text: str) -> Event:
     """The event whose text is ``text``; :class:`MalformedError` if it is none.
 
-    Card names and their order are free (``gon5 G3 Gon4``); the rest is read
-    as :func:`str` writes it.
+    The grammar is the protocol's ``event`` schema (spec/PROTOCOL.md, "Events";
+    ``common.schema.json``): words separated by one space, printable ASCII,
+    integers in decimal without sign, leading zero or separator (a delta or a
+    score may be negative), each fact of a hand's end once and in its place,
+    and only the events that can happen (a round won with 1 to 9 tricks, a
+    claim's or the Five Tigers' end with its winner, a void or played-out end
+    with none and no score). Card names and their order are free
+    (``gon5 G3 Gon4``), as the notation reads them; :func:`str` writes them
+    canonically.
     """
     if not isinstance(text, str):
         raise MalformedError(f"an event is text, not {text!r}")
-    words = text.split()
-    if not words:
+    if not text:
         raise _bad(text, "empty")
+    if not _WORDS.fullmatch(text):
+        raise _bad(text, "words are printable ASCII separated by one space, with no space before or after")
+    words = text.split(" ")
     try:
         if words[0] in ("0", "1", "2", "3"):
             return _parse_seat_event(int(words[0]), words[1:], text)
@@ -163,8 +173,8 @@ def parse_event(text: str) -> Event:
             return _parse_end(text)
         if words[0] == "deal":
             return _parse_deal(words, text)
-        if words[:3] == ["game", "over:", "scores"] and len(words) == 7:
-            return GameEnded((_int(words[3]), _int(words[4]), _int(words[5]), _int(words[6])))
+        if words[0] == "game":
+            return _parse_game_over(text)
     except MalformedError as exc:
         if exc.message.startswith("not an event"):
             raise
@@ -172,11 +182,22 @@ def parse_event(text: str) -> Event:
     raise _bad(text, "it starts with neither a seat 0-3 nor 'hand', 'deal' or 'game over'")
 
 
+_WORDS: Final = re.compile(r"[!-~]+(?: [!-~]+)*")
+_COUNT: Final = r"(?:0|[1-9][0-9]*)"
+_SIGNED: Final = r"(?:0|-?[1-9][0-9]*)"
+_WIN_END: Final = re.compile(
+    rf"hand ends \((claim|five-tigers)\): winner ([0-3]), tricks ({_COUNT}), dreamer count ({_COUNT}), "
+    rf"deltas ({_SIGNED}) ({_SIGNED}) ({_SIGNED}) ({_SIGNED}), next dealer ([0-3]), (counts|does not count)")
+_NO_WIN_END: Final = re.compile(r"hand ends \((played-out|void)\): deltas 0 0 0 0, next dealer ([0-3]), (counts|does not count)")
+_DEAL: Final = re.compile(r"deal ([2-9]|[1-9][0-9]+): dealer ([0-3])")
+_GAME_OVER: Final = re.compile(rf"game over: scores ({_SIGNED}) ({_SIGNED}) ({_SIGNED}) ({_SIGNED})")
 _FIXED: Final[dict[str, Callable[[int], Event]]] = {
     "pass": Passed, "continue": ClaimDeclined, "decline": TigersDeclined,
 }
 _WITH_AUTOMATIC: Final[dict[str, type[ClaimMade] | type[TigersShown]]] = {"claim": ClaimMade, "tigers": TigersShown}
 _KINDS: Final = {f"({k.value})": k for k in (Kind.RUN, Kind.SET, Kind.SINGLE)}
+_ROUND_TRICKS: Final = {"1": "trick", **{str(n): "tricks" for n in range(2, 10)}}
+"""A round is won with one trick per card of its pattern: 1 to 9 (PLAY-6)."""
 
 
 def _parse_seat_event(seat: int, words: list[str], text: str) -> Event:
@@ -190,15 +211,22 @@ def _parse_seat_event(seat: int, words: list[str], text: str) -> Event:
         return _WITH_AUTOMATIC[verb](seat, bool(rest))
     if verb == "play" and len(words) >= 3 and words[-1] in _KINDS:
         return Played(seat, parse_mask(words[1:-1]), _KINDS[words[-1]])
-    if verb == "discard" and len(words) == 4 and words[1].startswith("(") and words[2:] == ["face", "down)"]:
-        return Discarded(seat, _int(words[1][1:]))
+    if verb == "discard" and len(words) == 4 and words[2:] == ["face", "down)"]:
+        if not re.fullmatch(r"\([1-9]", words[1]):
+            raise _bad(text, "a discard face down shows 1 to 9 cards, as '(N face down)'")
+        return Discarded(seat, int(words[1][1:]))
     if verb == "discard" and len(words) >= 2:
         mask = parse_mask(words[1:])
         return Discarded(seat, mask.bit_count(), mask)
     if verb == "wins" and len(words) == 3 and words[2] in ("trick", "tricks"):
-        return RoundWon(seat, _int(words[1]))
+        if _ROUND_TRICKS.get(words[1]) != words[2]:
+            raise _bad(text, "a round is won with '1 trick' or 'N tricks', N from 2 to 9 (PLAY-6)")
+        return RoundWon(seat, int(words[1]))
     if verb == "promotes" and len(words) >= 4 and words[-2] == "to" and words[-1] in ("Elder", "Elders"):
-        return EldersPromoted(seat, parse_mask(words[1:-2]))
+        mask = parse_mask(words[1:-2])
+        if (mask.bit_count() == 1) != (words[-1] == "Elder"):
+            raise _bad(text, "one card is promoted 'to Elder', more 'to Elders'")
+        return EldersPromoted(seat, mask)
     if rest == "claim" and verb == "may":
         return ClaimOffered(seat)
     if verb == "may" and rest == "show the Five Tigers":
@@ -207,47 +235,28 @@ def _parse_seat_event(seat: int, words: list[str], text: str) -> Event:
 
 
 def _parse_deal(words: list[str], text: str) -> HandDealt:
-    if len(words) != 4 or not words[1].endswith(":") or words[2] != "dealer":
-        raise _bad(text, "a deal reads 'deal N: dealer S'")
-    dealer = _int(words[3])
-    return HandDealt(_int(words[1][:-1]), dealer)
+    found = _DEAL.fullmatch(text)
+    if found is None:
+        raise _bad(text, "a next deal reads 'deal N: dealer S', N from 2 (the first deal has no event)")
+    return HandDealt(int(found[1]), int(found[2]))
+
+
+def _parse_game_over(text: str) -> GameEnded:
+    found = _GAME_OVER.fullmatch(text)
+    if found is None:
+        raise _bad(text, "the game's end reads 'game over: scores N N N N'")
+    return GameEnded((int(found[1]), int(found[2]), int(found[3]), int(found[4])))
 
 
 def _parse_end(text: str) -> HandEnded:
-    head, found, tail = text.strip().partition(": ")
-    words = head.split()
-    if not found or len(words) != 3 or words[:2] != ["hand", "ends"] or not (
-            words[2].startswith("(") and words[2].endswith(")")):
-        raise _bad(text, "a hand's end reads 'hand ends (END): facts, ...'")
-    end = words[2][1:-1]
-    facts: dict[str, str] = {}
-    for part in tail.split(","):
-        part = part.strip()
-        for name in ("winner", "tricks", "dreamer count", "deltas", "next dealer"):
-            if part.startswith(name + " "):
-                facts[name] = part[len(name) + 1:]
-                break
-        else:
-            if part not in ("counts", "does not count"):
-                raise _bad(text, f"unknown fact {part!r}")
-            facts["counts"] = part
-    if "deltas" not in facts or "next dealer" not in facts or "counts" not in facts:
-        raise _bad(text, "a hand's end names its deltas, next dealer and whether it counts")
-    deltas = [_int(d) for d in facts["deltas"].split()]
-    if len(deltas) != 4:
-        raise _bad(text, "deltas are 4 integers")
-    result = HandResult(
-        end, _opt_int(facts.get("winner")), _opt_int(facts.get("tricks")), _opt_int(facts.get("dreamer count")),
-        (deltas[0], deltas[1], deltas[2], deltas[3]), _int(facts["next dealer"]), facts["counts"] == "counts")
-    return HandEnded(result)
-
-
-def _int(word: str) -> int:
-    try:
-        return int(word)
-    except ValueError:
-        raise MalformedError(f"{word!r} is not an integer") from None
-
-
-def _opt_int(word: str | None) -> int | None:
-    return None if word is None else _int(word)
+    won = _WIN_END.fullmatch(text)
+    if won is not None:
+        end, winner, tricks, dreamer = won[1], int(won[2]), int(won[3]), int(won[4])
+        deltas = (int(won[5]), int(won[6]), int(won[7]), int(won[8]))
+        return HandEnded(HandResult(end, winner, tricks, dreamer, deltas, int(won[9]), won[10] == "counts"))
+    none = _NO_WIN_END.fullmatch(text)
+    if none is not None:
+        return HandEnded(HandResult(none[1], None, None, None, (0, 0, 0, 0), int(none[2]), none[3] == "counts"))
+    raise _bad(text, "a hand's end reads 'hand ends (claim|five-tigers): winner S, tricks N, dreamer count N, "
+                     "deltas N N N N, next dealer S, counts|does not count', or 'hand ends (played-out|void): "
+                     "deltas 0 0 0 0, next dealer S, ...': each fact once, in this order")
