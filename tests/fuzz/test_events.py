@@ -59,3 +59,25 @@ def test_an_engine_declaring_events_must_send_them() -> None:
     found = report.disagreement
     assert found is not None and found.where == "events", report.format()
     assert found.detail and "absent" in found.detail[0]
+
+
+class BrokenEventsUndeclared(Session):
+    """Does not declare `events`, yet sends `events` that are no list: a schema error in a field never compared."""
+
+    def handle(self, message: Any) -> dict[str, Any]:
+        answer = super().handle(message)
+        if isinstance(message, dict) and message.get("cmd") == "hello" and answer.get("ok"):
+            answer["capabilities"] = [c for c in answer["capabilities"] if c != "events"]
+        if isinstance(message, dict) and message.get("cmd") == "act" and answer.get("ok"):
+            answer["events"] = 7
+        if isinstance(message, dict) and message.get("cmd") == "batch" and answer.get("ok"):
+            for step in answer["steps"][1:]:
+                step["act"]["events"] = 7
+        return answer
+
+
+def test_every_answer_of_a_sample_of_hands_is_schema_checked_by_default() -> None:
+    report = fuzz(FuzzConfig.of(engine=BrokenEventsUndeclared, hands=3, seed=0, out=None, shrink_seconds=1))
+    text = report.format()
+    assert not report.ok, text
+    assert "invalid answer" in text and "events" in text, text
