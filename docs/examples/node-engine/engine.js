@@ -15,7 +15,7 @@
 //   ELD-3        an Elder played as a Single cannot be beaten
 //   ELD-6        Sup1, Sin1 and Wan Sin never beat another Single
 //
-// Run it with:  hakka-conformance run --engine "node docs/examples/node-engine/engine.js" --area PAT
+// Run it with:  hakka-conformance run --engine "cmd:node docs/examples/node-engine/engine.js" --area PAT
 "use strict";
 
 const readline = require("node:readline");

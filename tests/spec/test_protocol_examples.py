@@ -1,0 +1,99 @@
+"""The examples of spec/PROTOCOL.md, spec/SCENARIOS.md and the schemas hold against the spec and the reference
+engine, as tests/test_readme.py holds the README's (issue 31 §2.7)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conformance.adapters import parse_engine_spec
+from reference_engine.wire import Session
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = ROOT / "spec"
+TEXTS = {name: (SPEC / name).read_text(encoding="utf-8") for name in ("PROTOCOL.md", "SCENARIOS.md")}
+SCHEMA_TEXT = "\n".join(p.read_text(encoding="utf-8") for p in sorted((SPEC / "schema").rglob("*.schema.json")))
+OPTIONS = {d["id"]: {o["id"] for o in d["options"]}
+           for d in yaml.safe_load((SPEC / "decisions.yaml").read_text(encoding="utf-8"))["decisions"]}
+UNKNOWN_ON_PURPOSE = {("D99", "x"), ("D7", "sideways")}
+"""The protocol's own examples of an unknown decision and an option a decision does not have."""
+
+
+def _named_options(text: str) -> list[tuple[str, str]]:
+    found = []
+    for decision, value in re.findall(r'\\?"(D\d+)\\?": *(\[[^\]]*\]|\\?"[a-z0-9-]+\\?")', text):
+        for option in re.findall(r'[a-z0-9-]+', value.replace('\\"', '"')):
+            found.append((decision, option))
+    return found
+
+
+@pytest.mark.parametrize("name", ["PROTOCOL.md", "SCENARIOS.md", "schemas"])
+def test_every_option_an_example_names_exists_unless_it_is_unknown_on_purpose(name: str) -> None:
+    text = SCHEMA_TEXT if name == "schemas" else TEXTS[name]
+    named = _named_options(text)
+    wrong = [(d, o) for d, o in named if (d, o) not in UNKNOWN_ON_PURPOSE and o not in OPTIONS.get(d, set())]
+    assert not wrong, f"{name} names options spec/decisions.yaml does not have: {wrong}"
+    if name == "PROTOCOL.md":
+        assert ("D12", "may-discard") in named and ("D7", "sideways") in named
+
+
+def _answer(*requests: dict[str, object]) -> dict[str, object]:
+    session = Session()
+    answer: dict[str, object] = {}
+    for request in requests:
+        answer = session.handle(request)
+    return answer
+
+
+HELLO = {"cmd": "hello", "protocol": 3}
+HANDS = ["Sup1 Sup2 Sup3 Sup4 Sup5 Sup6 Sup7 Sup8 Sup9 Gon1 Gon2 Gon3",
+         "Gon4 Gon5 Gon6 Gon7 Gon8 Gon9 Zok1 Zok2 Zok3 Zok4 Zok5 Zok6", "Zok7",
+         "Zok8 Zok9 Sin1 Sin2 Sin3 Sin4 Sin5 Sin6 Sin7 Sin8 Sin9 WanSin"]
+
+
+def test_the_which_error_wins_examples_hold_on_the_reference() -> None:
+    """PROTOCOL.md: `{"D99": "x"}` with a hand "Sup1 Xx9" is malformed (3 before 6); "shout" before any start
+    is malformed (5 before 8); an option a decision does not have is bad-setup."""
+    text = TEXTS["PROTOCOL.md"]
+    assert 'So `start` with `{"D99": "x"}` and a hand `"Sup1 Xx9"` is `malformed`' in text
+    bad_hand = ["Sup1 Xx9", *HANDS[1:]]
+    answer = _answer(HELLO, {"cmd": "start", "options": {"D99": "x"}, "setup": {"dealer": 0, "hands": bad_hand}})
+    assert answer["error"]["kind"] == "malformed"  # type: ignore[index]
+    assert _answer(HELLO, {"cmd": "act", "seat": 0, "action": "shout"})["error"]["kind"] == "malformed"  # type: ignore[index]
+    answer = _answer(HELLO, {"cmd": "start", "options": {"D7": "sideways"}, "setup": {"dealer": 0, "hands": HANDS}})
+    assert answer["error"]["kind"] == "bad-setup"  # type: ignore[index]
+    assert _answer(HELLO, {"cmd": "start", "options": {"D7": "any-suit"}, "setup": {"dealer": 0, "hands": HANDS}})["ok"]
+
+
+def test_the_events_example_holds_on_the_reference() -> None:
+    """PROTOCOL.md's `act` example answers with the events the table gives for a play that promotes and wins."""
+    block = re.search(r'\{"cmd": "act", "seat": 3, "action": "play Zok9"\}\n→ (\{.*\})', TEXTS["PROTOCOL.md"])
+    assert block is not None
+    shown = json.loads(block.group(1))
+    # Dealer 0 calls (nobody holds the Five Tigers) and, holding no Sup or Gon, leads the Single Zok7 (PAT-5);
+    # seat 1 holds no Zok and no Elder, so it discards; seat 3 beats with Zok9, the last card above Zok8, which
+    # becomes an Elder in its hand (ELD-2), and wins the round with 1 trick: 1 + Zok8, Sup1, Sup9, Gon9 = 5 < 6,
+    # so no claim is offered (CLAIM-1).
+    hands = ["Zok2 Zok3 Zok4 Zok5 Zok6 Zok7 Sin1 Sin2 Sin3 Sin4 Sin5 Sin9",
+             "Sup2 Sup3 Sup4 Sup5 Sup6 Sup7 Sup8 Gon1 Gon2 Gon3 Gon4 Gon5", "WanSin",
+             "Zok1 Zok8 Zok9 Sup1 Sup9 Gon6 Gon7 Gon8 Gon9 Sin6 Sin7 Sin8"]
+    session = Session()
+    session.handle(HELLO)
+    assert session.handle({"cmd": "start", "setup": {"dealer": 0, "hands": hands}})["ok"]
+    for seat, action in ((0, "call"), (0, "play Zok7"), (1, "discard Sup2")):
+        assert session.handle({"cmd": "act", "seat": seat, "action": action})["ok"], action
+    assert session.handle({"cmd": "act", "seat": 3, "action": "play Zok9"}) == shown
+
+
+def test_every_engine_an_example_runs_is_a_spec_the_runner_takes() -> None:
+    """The Node example's header (and any `--engine` in the protocol's pages) names `cmd:` or a known engine."""
+    sources = [*TEXTS.values(), (ROOT / "docs" / "examples" / "node-engine" / "engine.js").read_text(encoding="utf-8")]
+    engines = [shlex.split(m)[0] for text in sources for m in re.findall(r"--engine (\"[^\"]+\"|\S+)", text)]
+    assert engines, "the Node example's header shows how to run it"
+    for engine in engines:
+        parse_engine_spec(engine)  # raises on a spec the runner refuses
