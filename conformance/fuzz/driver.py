@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from ..engine import Engine
+from ..engine import Engine, EngineInfo
 from ..errors import AdapterError, ProtocolViolation
 from ..normalize import ABSENT
 from .checks import VARIANT_PERCENT, Check, Checks, Mix, compare, respell
@@ -85,6 +85,12 @@ def _short(value: Any, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+def sends_batch(info: EngineInfo, asked: bool | None = None) -> bool:
+    """Whether the candidate is sent whole hands in one `batch`: as ``asked``, else when it declares the
+    capability. `batch` is a protocol-2 request (spec/PROTOCOL.md): never sent to an engine that answered 1."""
+    return ("batch" in info.capabilities and info.protocol >= 2) if asked is None else asked
+
+
 class _Failed(Exception):
     def __init__(self, failure: CandidateFailure) -> None:
         self.failure = failure
@@ -121,7 +127,7 @@ class Lockstep:
             raise ValueError(f"states is every or last, not {states!r}")
         self.states = states
         info = candidate.ensure_started()
-        self.batch = ("batch" in info.capabilities and info.protocol >= 2) if batch is None else batch
+        self.batch = sends_batch(info, batch)
         # the reference plays whole hands itself (`batch` with `playout`): the fast path
         capabilities = reference.ensure_started().capabilities
         self.playout = playout and "playout" in capabilities
@@ -559,6 +565,7 @@ class Lockstep:
                  cand_obs: list[Any] | None) -> Disagreement | None:
         """The first difference between the candidate's answers and the reference's after step ``k``."""
         record = script[k]
+        told: Disagreement | None = None
         before = script[k - 1].state if k else None
         if k:
             step = trace.steps[-1]
@@ -572,13 +579,13 @@ class Lockstep:
                                         raw_act)
             elif not cand_act.get("ok"):
                 return self._judged(Disagreement(trace, "act", ["accepted"], record.state, cand_act, before), raw_act)
-            elif self.events:
-                found = self._act_events(trace, record.act or {}, cand_act, before)
-                if found is not None:
-                    return self._judged(found, raw_act)
+            elif self.events:  # reported only if the state and the observations agree: those say more
+                events = self._act_events(trace, record.act or {}, cand_act, before)
+                if events is not None:
+                    told = self._judged(events, raw_act)
         ref_state = record.state
         if cand_state is None and self.states == "last" and k < len(script) - 1:
-            return None  # states compared at the end only
+            return told  # states compared at the end only
         if not isinstance(cand_state, dict) or not cand_state.get("ok"):
             return self._judged(Disagreement(trace, "state", ["state"], ref_state,
                                              cand_state if isinstance(cand_state, dict) else {"ok": None}, before),
@@ -598,4 +605,4 @@ class Lockstep:
                     return self._judged(Disagreement(trace, "observe", ["observation"], ref_obs,
                                                      obs if isinstance(obs, dict) else {"ok": None}, before,
                                                      seat=seat, detail=detail), obs)
-        return None
+        return told

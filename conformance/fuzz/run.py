@@ -22,7 +22,7 @@ from ..setups import start_request
 from ..specdata import load_spec_data
 from .checks import Mix
 from .config import FuzzConfig, FuzzConfigError
-from .driver import Lockstep
+from .driver import Lockstep, sends_batch
 from .endpoints import default_schemas, open_candidate, reference_engine
 from .faults import faults_for, other_options
 from .guided import LaneResult, combine, shard_lanes, trim
@@ -143,9 +143,7 @@ class _Campaign:
         self.observe_mode = driver_observe_mode(can_observe if asked is None else asked)
         if self.observe_mode != "none" and not can_observe and asked is not None:
             raise FuzzConfigError(f"{candidate.label} does not declare the capability observe")
-        batch = config.engine.batch
-        # `batch` is a protocol-2 request (spec/PROTOCOL.md): never sent to an engine that answered protocol 1
-        self.batch = ("batch" in info.capabilities and info.protocol >= 2) if batch is None else batch
+        self.batch = sends_batch(info, config.engine.batch)
         self.kinds, self.hand_kinds = setup_kinds(config, info.capabilities)
         self.mix = side_checks(config, info, self.options, self.send, self.observe_mode != "none", self.batch,
                                GAME_KIND in self.kinds)

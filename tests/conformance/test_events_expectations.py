@@ -13,7 +13,10 @@ from conformance.compare import EVENTS_NOT_COMPARED, check_expectations, events_
 from conformance.errors import InputError
 from conformance.loader import load_scenarios
 from conformance.report import closing_line
+from conformance.schemas import Schemas
+from conformance.specdata import SpecData
 from reference_engine.wire import Session
+from tests.conformance.conftest import RunFn
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "conformance" / "scenarios" / "events"
@@ -45,13 +48,14 @@ def test_events_are_compared_in_order_and_as_text() -> None:
     assert m.rule_keys == ("events",)
 
 
-def test_the_events_scenarios_pass_on_the_reference(run, schemas, spec_data) -> None:
+def test_the_events_scenarios_pass_on_the_reference(run: RunFn, schemas: Schemas, spec_data: SpecData) -> None:
     results, _ = run("reference", load_scenarios([EVENTS], schemas, spec_data))
     assert results and all(r.status == "pass" and not r.reason for r in results), [(r.id, r.reason) for r in results]
 
 
 @pytest.mark.parametrize("mutant_id", [m.id for m in catalogue.MUTANTS if m.report is not None])
-def test_each_misreport_fails_an_events_scenario(run, schemas, spec_data, mutant_id: str) -> None:
+def test_each_misreport_fails_an_events_scenario(run: RunFn, schemas: Schemas, spec_data: SpecData,
+                                                 mutant_id: str) -> None:
     factory = catalogue.get(mutant_id).factory_name
     results, _ = run(f"python:tests.mutants.catalogue:{factory}", load_scenarios([EVENTS], schemas, spec_data))
     failed = [r for r in results if r.status == "fail"]
@@ -59,7 +63,8 @@ def test_each_misreport_fails_an_events_scenario(run, schemas, spec_data, mutant
     assert all(set(r.rules[:6]) == {"PLAY-6", "ELD-2", "CALL-4", "CLAIM-1", "TIG-1", "GAME-1"} for r in failed)
 
 
-def test_an_engine_without_the_capability_passes_with_its_events_not_compared(run, schemas, spec_data) -> None:
+def test_an_engine_without_the_capability_passes_with_its_events_not_compared(
+        run: RunFn, schemas: Schemas, spec_data: SpecData) -> None:
     scenarios = load_scenarios([EVENTS], schemas, spec_data)
     results, _ = run(f"python:{__name__}:NoEvents", scenarios)
     assert all(r.status == "pass" for r in results)
@@ -70,7 +75,7 @@ def test_an_engine_without_the_capability_passes_with_its_events_not_compared(ru
         f"{len(results)} passed with their events not compared (the engine does not declare `events`)")
 
 
-def _problems(tmp_path: Path, schemas, spec_data, body: str) -> list[str]:
+def _problems(tmp_path: Path, schemas: Schemas, spec_data: SpecData, body: str) -> list[str]:
     path = tmp_path / "s.yaml"
     path.write_text(body, encoding="utf-8")
     with pytest.raises(InputError) as info:
@@ -96,6 +101,7 @@ HEAD = """\
     ("      steps:\n        - {seat: 0, do: pass, expect: {events: ['0 passes']}}\n", "events"),
     ("      steps:\n        - {seat: 0, do: pass, expect: {events: []}}\n", "events"),
 ])
-def test_an_events_expectation_only_where_an_action_has_events(tmp_path, schemas, spec_data, rest, words) -> None:
+def test_an_events_expectation_only_where_an_action_has_events(tmp_path: Path, schemas: Schemas, spec_data: SpecData,
+                                                               rest: str, words: str) -> None:
     problems = _problems(tmp_path, schemas, spec_data, textwrap.dedent(HEAD) + rest)
     assert any(words in p for p in problems), problems

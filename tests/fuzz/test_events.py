@@ -81,3 +81,21 @@ def test_every_answer_of_a_sample_of_hands_is_schema_checked_by_default() -> Non
     text = report.format()
     assert not report.ok, text
     assert "invalid answer" in text and "events" in text, text
+
+
+def test_the_batch_decision_is_made_once() -> None:
+    """The run and each lane ask the same function whether a candidate is sent whole hands in one `batch`."""
+    from conformance.engine import EngineInfo
+    from conformance.fuzz import driver, run
+    from conformance.fuzz.driver import sends_batch
+
+    def info(protocol: int, *capabilities: str) -> EngineInfo:
+        return EngineInfo(name="x", version="1", language=None, protocol=protocol, options={}, configurable=False,
+                          capabilities=capabilities)
+
+    assert sends_batch(info(2, "batch")) and sends_batch(info(3, "batch", "events"))
+    assert not sends_batch(info(1, "batch")) and not sends_batch(info(3))
+    assert sends_batch(info(1), True) and not sends_batch(info(3, "batch"), False)
+    assert run.sends_batch is driver.sends_batch  # type: ignore[attr-defined]
+    source = Path(run.__file__).read_text(encoding="utf-8") + Path(driver.__file__).read_text(encoding="utf-8")
+    assert source.count('"batch" in info.capabilities') == 1
