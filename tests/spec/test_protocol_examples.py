@@ -97,3 +97,33 @@ def test_every_engine_an_example_runs_is_a_spec_the_runner_takes() -> None:
     assert engines, "the Node example's header shows how to run it"
     for engine in engines:
         parse_engine_spec(engine)  # raises on a spec the runner refuses
+
+
+def test_a_blank_line_gets_no_answer_and_a_newer_hello_is_unsupported() -> None:
+    """PROTOCOL.md, Transport: a blank or whitespace line is skipped; every other line, JSON or not, is answered
+    once; a `hello` for a version newer than the engine's is `unsupported` (the reference's choice)."""
+    import subprocess
+    import sys
+
+    text = TEXTS["PROTOCOL.md"]
+    assert "is no request: the runner never\n  sends one" in text and "answered\n  `unsupported` (the reference does" in text
+    lines = ['{"cmd": "hello", "protocol": 4}', "", "   \t", "not json", '{"cmd": "hello", "protocol": 3}']
+    proc = subprocess.run([sys.executable, "-m", "reference_engine"], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=60, check=True, cwd=ROOT)
+    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(answers) == 3, answers
+    assert answers[0]["error"]["kind"] == "unsupported"
+    assert answers[1]["error"]["kind"] == "malformed"
+    assert answers[2]["ok"] and answers[2]["protocol"] == 3
+
+
+def test_a_cmd_that_is_no_string_is_unsupported_and_divide_false_asks_for_nothing() -> None:
+    """PROTOCOL.md, "which error wins" 1 and 4, held by the reference."""
+    assert "(a `cmd` that is not a string, such as `5`, among them): `unsupported`" in TEXTS["PROTOCOL.md"]
+    assert _answer({"cmd": 5})["error"]["kind"] == "unsupported"  # type: ignore[index]
+    assert _answer(HELLO, {"cmd": ["hello"]})["error"]["kind"] == "unsupported"  # type: ignore[index]
+    session = Session()
+    session.handle({"cmd": "hello", "protocol": 1})
+    assert session.handle({"cmd": "start", "setup": {"dealer": 0, "seed": 3}})["ok"]
+    assert session.handle({"cmd": "count", "depth": 1, "divide": False}) == {"ok": True, "counts": [2]}
+    assert session.handle({"cmd": "count", "depth": 1, "divide": True})["error"]["kind"] == "unsupported"
