@@ -4,19 +4,24 @@ for one that does not; only on a `do` step."""
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conformance.compare import EVENTS_NOT_COMPARED, check_expectations, events_mismatch
+from conformance.engine import Engine
 from conformance.errors import InputError
 from conformance.loader import load_scenarios
 from conformance.report import closing_line
+from conformance.results import Result
 from conformance.schemas import Schemas
 from conformance.specdata import SpecData
 from reference_engine.wire import Session
-from tests.conformance.conftest import RunFn
+
+RunFn = Callable[..., tuple[list[Result], Engine]]
+"""The ``run`` fixture of tests/conformance/conftest.py."""
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "conformance" / "scenarios" / "events"
