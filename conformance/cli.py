@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from . import merge, parallel
+from . import corpus, merge, parallel
 from .adapters import ENGINE_SPEC_HELP, EngineSpec, parse_engine_spec
 from .engine import Engine
 from .errors import InputError
@@ -125,6 +125,10 @@ Examples:
     _add_selection(check)
     fuzz_cli.add_parser(sub)
     merge.add_merge_parser(sub)
+    corpus.add_corpus_parser(sub)
+    from .site.build import add_site_parser
+
+    add_site_parser(sub)
     return parser
 
 
@@ -276,6 +280,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_smoke(args, out)
         if args.command == "merge":
             return merge.cmd_merge(args, out)
+        if args.command == "corpus":
+            return corpus.cmd_corpus(args, out)
+        if args.command == "site":
+            from .site.build import cmd_site
+
+            return cmd_site(args, out)
         return cmd_check(args, out)
     except InputError as exc:
         for problem in exc.problems:
