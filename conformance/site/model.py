@@ -11,7 +11,7 @@ from typing import Any
 from ..corpus import version_key
 from ..errors import InputError
 from ..merge import FUZZ_FORMAT, check_run_report, load_report, run_validator
-from ..results import BAD_STATUSES, PASS, SKIP
+from ..results import BAD_STATUSES, PASS
 
 UNKNOWN_VERSION = "unknown"
 """The corpus version of a report written before corpus releases."""

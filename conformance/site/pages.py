@@ -17,6 +17,10 @@ from ..specdata import SpecData
 from .i18n import LANGUAGES, Translator
 from .model import Engine, RunReport, SiteData, by_clause, clauses_of, fuzz_summary, status_word
 
+TWO_VERSIONS = ("The two reports ran different corpus versions ({old} and {new}): scenarios added or removed in between "
+                "are listed apart.")
+BADGES_NOTE = "Each engine has badges/ENGINE.svg and badges/ENGINE.json (the shields.io endpoint format) for its README."
+
 
 def esc(value: object) -> str:
     return html.escape(str(value), quote=True)
@@ -110,7 +114,9 @@ def counts_cell(page: Page, counts: tuple[int, int, int], target: str | None) ->
     passed, failed, skipped = counts
     title = t("{passed} passed, {failed} failed, {skipped} skipped", passed=passed, failed=failed, skipped=skipped)
     cls = "bad" if failed else "good" if passed else "none"
-    text = (f'<span class="p">{passed}</span>/<span class="f">{failed}</span>/<span class="s">{skipped}</span>')
+    # left to right in every language, as the legend: passed/failed/skipped reads the same way in Arabic
+    text = (f'<bdi dir="ltr"><span class="p">{passed}</span>/<span class="f">{failed}</span>/'
+            f'<span class="s">{skipped}</span></bdi>')
     inner = f'<a href="{esc(page.href(target))}" title="{esc(title)}">{text}</a>' if target else text
     return f'<td class="cell {cls}">{inner}</td>'
 
@@ -127,8 +133,8 @@ def status_cell(page: Page, result: dict[str, Any] | None) -> str:
 
 
 def legend(t: Translator) -> str:
-    return (f'<p class="legend">{esc(t("Each cell:"))} <span class="p">{esc(t("passed"))}</span>/'
-            f'<span class="f">{esc(t("failed"))}</span>/<span class="s">{esc(t("skipped"))}</span></p>')
+    return (f'<p class="legend">{esc(t("Each cell:"))} <bdi dir="ltr"><span class="p">{esc(t("passed"))}</span>/'
+            f'<span class="f">{esc(t("failed"))}</span>/<span class="s">{esc(t("skipped"))}</span></bdi></p>')
 
 
 def options_text(page: Page, report: RunReport) -> str:
@@ -137,6 +143,8 @@ def options_text(page: Page, report: RunReport) -> str:
     if engine.get("configurable"):
         return esc(t("configurable: every option"))
     options: Mapping[str, str] = engine.get("options") or {}
+    if not options:
+        return "—"
     other = [(d, o) for d, o in options.items() if d in decisions and decisions[d].default != o]
     parts = [page.link(decision_page(d, o), f"{d}={o}") for d, o in other]
     return (", ".join(parts) + " · " if parts else "") + esc(t("{n} defaults", n=len(options) - len(other)))
@@ -172,17 +180,19 @@ def engines_table(page: Page, engines: Iterable[Engine], old: bool = False) -> s
 
 def front(ctx: Context, t: Translator) -> Page:
     page = Page(ctx, t, "index.html")
-    body = [f'<p>{esc(t("Every engine against every rule area of corpus {version}: each cell links to the detail.", version=ctx.data.version))}</p>',
-            legend(t), engines_table(page, ctx.data.main)]
+    intro = t("Every engine against every rule area of corpus {version}: each cell links to the detail.",
+              version=ctx.data.version)
+    body = [f"<p>{esc(intro)}</p>", legend(t), engines_table(page, ctx.data.main)]
     if ctx.data.others:
         versions = sorted({e.current.corpus_version for e in ctx.data.others})
+        apart = t("These reports ran corpus {versions}, not {version}: they are shown apart and counted nowhere else.",
+                  versions=", ".join(versions), version=ctx.data.version)
         body += [f'<h2 id="other-corpus">{esc(t("Reports of another corpus version"))}</h2>',
-                 f'<p class="warn">{esc(t("These reports ran corpus {versions}, not {version}: they are shown apart and counted nowhere else.", versions=", ".join(versions), version=ctx.data.version))}</p>',
-                 engines_table(page, ctx.data.others, old=True)]
+                 f'<p class="warn">{esc(apart)}</p>', engines_table(page, ctx.data.others, old=True)]
     badges = " ".join(f'<a href="{esc(page.up)}../badges/{esc(e.key)}.svg"><img src="{esc(page.up)}../badges/{esc(e.key)}.svg" '
                       f'alt="{esc(e.current.name)}"></a>' for e in ctx.data.engines.values())
     body += [f'<h2>{esc(t("Badges"))}</h2>', f'<p>{badges}</p>',
-             f'<p class="muted">{esc(t("Each engine has badges/ENGINE.svg and badges/ENGINE.json (the shields.io endpoint format) for its README."))}</p>']
+             f'<p class="muted">{esc(t(BADGES_NOTE))}</p>']
     return _done(page, t("Where each engine stands"), "\n".join(body))
 
 
@@ -214,7 +224,9 @@ def engine_detail(ctx: Context, t: Translator, engine: Engine) -> Page:
              (t("Corpus"), r.corpus_version), (t("Report"), r.label), (t("Duration"), f'{r.data["duration"]} s')]
     body = []
     if r.corpus_version != ctx.data.version:
-        body.append(f'<p class="warn">{esc(t("This report ran corpus {old}, not {version}: its figures are not those of the other engines.", old=r.corpus_version, version=ctx.data.version))}</p>')
+        warn = t("This report ran corpus {old}, not {version}: its figures are not those of the other engines.",
+                 old=r.corpus_version, version=ctx.data.version)
+        body.append(f'<p class="warn">{esc(warn)}</p>')
     body.append("<dl>" + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v if v not in (None, '') else '—')}</dd>" for k, v in facts)
                 + f"<dt>{esc(t('Decision options'))}</dt><dd>{options_text(page, r)}</dd></dl>")
     body.append(f'<p><img src="{esc(page.up)}../badges/{esc(engine.key)}.svg" alt="{esc(t("badge"))}"></p>')
@@ -241,8 +253,9 @@ def engine_detail(ctx: Context, t: Translator, engine: Engine) -> Page:
         body.append(f'<details><summary>{esc(t("Skipped ({n})", n=len(skipped)))}</summary><ul>{items_html}</ul></details>')
     body.append(fuzz_section(t, engine))
     if len(engine.reports) > 1:
-        links = "".join(f"<li>{page.link(diff_page(engine.key, i), t('{old} → {new}', old=engine.reports[i - 1].label, new=engine.reports[i].label))}</li>"
-                        for i in range(1, len(engine.reports)))
+        reports = engine.reports
+        links = "".join(f"<li>{page.link(diff_page(engine.key, i), t('{old} → {new}', old=reports[i - 1].label, new=reports[i].label))}"
+                        "</li>" for i in range(1, len(reports)))
         body += [f'<h2>{esc(t("Earlier reports"))}</h2>', f"<ul>{links}</ul>"]
     return _done(page, r.name, "\n".join(body))
 
@@ -273,7 +286,8 @@ def clause_detail(ctx: Context, t: Translator, clause: str) -> Page:
     ids = sorted({s.id for s in ctx.scenarios.values() if clause in s.clauses}
                  | {rid for e in engines_of(ctx) for rid, r in e.current.results.items()
                     if clause in r["clauses"] or clause in (r.get("rules") or [])})
-    body = [f'<p>{esc(item.get("title", ""))} · <a class="out" href="{esc(page.rulebook(clause))}">{esc(t("The clause in the rulebook"))}</a></p>']
+    book = f'<a class="out" href="{esc(page.rulebook(clause))}">{esc(t("The clause in the rulebook"))}</a>'
+    body = [f'<p>{esc(item.get("title", ""))} · {book}</p>']
     if item.get("statement"):
         body.append(f'<blockquote lang="en" dir="ltr">{esc(item["statement"])}</blockquote>')
     body.append(scenario_grid(page, ids))
@@ -355,7 +369,8 @@ def diff_detail(ctx: Context, t: Translator, engine: Engine, index: int) -> Page
             groups[key].append(sid)
     body = [f'<p>{esc(old.label)} → {esc(new.label)}</p>']
     if old.corpus_version != new.corpus_version:
-        body.append(f'<p class="warn">{esc(t("The two reports ran different corpus versions ({old} and {new}): scenarios added or removed in between are listed apart.", old=old.corpus_version, new=new.corpus_version))}</p>')
+        warn = t(TWO_VERSIONS, old=old.corpus_version, new=new.corpus_version)
+        body.append(f'<p class="warn">{esc(warn)}</p>')
     titles = {"broke": t("Broke (passed or skipped before, failing now)"), "fixed": t("Fixed (failing before, not now)"),
               "new": t("Only in the newer report"), "gone": t("Only in the older report"),
               "other": t("Passed ↔ skipped")}
