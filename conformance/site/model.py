@@ -10,6 +10,7 @@ from typing import Any
 
 from ..corpus import version_key
 from ..errors import InputError
+from ..fuzz.merge import check_report as check_fuzz_report
 from ..merge import FUZZ_FORMAT, check_run_report, load_report, run_validator
 from ..results import BAD_STATUSES, PASS
 
@@ -129,6 +130,7 @@ def load(paths: list[Path], version: str | None = None) -> SiteData:
     for path in paths:
         data = load_report(path)
         if data["format"] == FUZZ_FORMAT:
+            check_fuzz_report(data, str(path))
             fuzz.append((path, data))
             continue
         check_run_report(data, str(path), validator)

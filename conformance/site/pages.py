@@ -266,7 +266,7 @@ def fuzz_section(t: Translator, engine: Engine) -> str:
     out = [f'<h2 id="fuzz">{esc(t("Fuzzing against the reference"))}</h2><ul>']
     for path, data in engine.fuzz:
         s = fuzz_summary(data)
-        line = t("{hands} hands, {disagreements} disagreements, {reached} of {classes} outcome classes reached",
+        line = t("hands played: {hands}; disagreements: {disagreements}; outcome classes reached: {reached} of {classes}",
                  hands=s["hands"], disagreements=s["disagreements"], reached=s["reached"], classes=s["classes"])
         extra = "" if s["complete"] else f' <strong>{esc(t("incomplete"))}</strong>'
         unreached = (f'<br><span class="muted">{esc(t("Not reached:"))} {esc(", ".join(s["unreached"]))}</span>'

@@ -45,11 +45,14 @@ def edited(source: Path, target: Path, change: Any) -> Path:
 
 @pytest.fixture(scope="session")
 def reports(tmp_path_factory) -> dict[str, Path]:
-    """The reference (in-process), a fake that fails (the scripted engine), an older reference report and
-    a report of an older corpus version."""
+    """The reference (in-process), a fake that fails (the scripted engine) and its fuzz report, an older
+    reference report and a report of an older corpus version."""
     tmp = tmp_path_factory.mktemp("reports")
     ref = run_report(tmp, "reference", "reference")
     fake = run_report(tmp, "fake", "python:inprocess:ScriptedSession")
+    fuzz = tmp / "fuzz-fake.json"
+    assert main(["fuzz", "--engine", "python:inprocess:ScriptedSession", "--hands", "10", "--no-write",
+                 "--report", str(fuzz)]) == 1, "the fake disagrees with the reference"
 
     def older(data: dict[str, Any]) -> None:  # the reference as it was: two scenarios failing, now fixed
         data["created"] = "2026-01-01T00:00:00Z"
@@ -60,7 +63,7 @@ def reports(tmp_path_factory) -> dict[str, Path]:
         data["engine"]["name"] = "hakka-old-corpus"
         data["corpus"]["version"] = "0.9.0"
 
-    return {"reference": ref, "fake": fake,
+    return {"reference": ref, "fake": fake, "fuzz-fake": fuzz,
             "reference-older": edited(ref, tmp / "reference-older.json", older),
             "old-corpus": edited(ref, tmp / "old-corpus.json", old_corpus)}
 

@@ -114,3 +114,24 @@ def test_the_languages_are_the_rulebooks():
     sys.path.insert(0, str(Path(__file__).parents[2] / "docs" / "_ext"))
     hakka_site = pytest.importorskip("hakka_site")
     assert hakka_site.BOOK_LANGUAGES == LANGUAGES
+
+
+def test_the_engine_page_shows_its_fuzz_summary(built, reports):
+    data = json.loads(reports["fuzz-fake"].read_text(encoding="utf-8"))
+    found = sum(1 for lane in data["lane_results"] if lane["found"])
+    hands = sum(len(lane["hands"]) for lane in data["lane_results"])
+    assert found >= 1
+    page = (built / "en" / "engines" / f"{slug(data['engine']['name'])}.html").read_text(encoding="utf-8")
+    assert "Fuzzing against the reference" in page
+    assert f"hands played: {hands}; disagreements: {found};" in page
+    assert '<li class="bad"><code>fuzz-fake.json</code>' in page
+
+
+def test_a_fuzz_report_that_breaks_its_schema_is_refused_naming_it(tmp_path, reports, capsys):
+    data = json.loads(reports["fuzz-fake"].read_text(encoding="utf-8"))
+    del data["seed"]
+    bad = tmp_path / "fuzz.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["site", str(reports["reference"]), str(bad), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {bad}: /: " in err and "seed" in err
