@@ -37,6 +37,7 @@ from .paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
 from .report import Progress, terminal_safe
 from .reporters import REPORTERS, RunRecord, TerminalReporter
 from .safety import check_engine_command, check_output_paths, exit_status, signal_name, terminable, timeout_value
+from .site import build as site
 from .smoke import smoke
 from .specdata import load_spec_data
 from .suite import Suite, corpus_identity, load_checked_schemas
@@ -126,9 +127,7 @@ Examples:
     fuzz_cli.add_parser(sub)
     merge.add_merge_parser(sub)
     corpus.add_corpus_parser(sub)
-    from .site.build import add_site_parser
-
-    add_site_parser(sub)
+    site.add_site_parser(sub)
     return parser
 
 
@@ -283,9 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "corpus":
             return corpus.cmd_corpus(args, out)
         if args.command == "site":
-            from .site.build import cmd_site
-
-            return cmd_site(args, out)
+            return site.cmd_site(args, out)
         return cmd_check(args, out)
     except InputError as exc:
         for problem in exc.problems:
