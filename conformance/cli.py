@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from . import merge, parallel
+from . import corpus, merge, parallel
 from .adapters import ENGINE_SPEC_HELP, EngineSpec, parse_engine_spec
 from .engine import Engine
 from .errors import InputError
@@ -37,6 +37,7 @@ from .paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
 from .report import Progress, terminal_safe
 from .reporters import REPORTERS, RunRecord, TerminalReporter
 from .safety import check_engine_command, check_output_paths, exit_status, signal_name, terminable, timeout_value
+from .site import build as site
 from .smoke import smoke
 from .specdata import load_spec_data
 from .suite import Suite, corpus_identity, load_checked_schemas
@@ -125,6 +126,8 @@ Examples:
     _add_selection(check)
     fuzz_cli.add_parser(sub)
     merge.add_merge_parser(sub)
+    corpus.add_corpus_parser(sub)
+    site.add_site_parser(sub)
     return parser
 
 
@@ -276,6 +279,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_smoke(args, out)
         if args.command == "merge":
             return merge.cmd_merge(args, out)
+        if args.command == "corpus":
+            return corpus.cmd_corpus(args, out)
+        if args.command == "site":
+            return site.cmd_site(args, out)
         return cmd_check(args, out)
     except InputError as exc:
         for problem in exc.problems:

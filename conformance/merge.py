@@ -110,6 +110,16 @@ def _same(reports: Sequence[tuple[str, dict[str, Any]]], field: str, get: Any) -
                              f"{first_name}: reports of different runs cannot be merged")
 
 
+def _same_corpus_version(reports: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    """One corpus release (conformance/corpus.py): shards of two versions are never mixed."""
+    first_name, first = reports[0]
+    for name, report in reports[1:]:
+        if report["corpus"].get("version") != first["corpus"].get("version"):
+            raise InputError(f"{name}: /corpus/version: corpus {report['corpus'].get('version') or '(none recorded)'} "
+                             f"here, {first['corpus'].get('version') or '(none recorded)'} in {first_name}: "
+                             "reports of different corpus versions cannot be merged; re-run on one corpus")
+
+
 def _shard_ids(report: dict[str, Any]) -> list[str]:
     ids: list[str] = report["corpus"]["ids"]
     shard = report["shard"]
@@ -171,6 +181,7 @@ def merge_run_reports(reports: Sequence[dict[str, Any]], names: Sequence[str],
     pairs = list(zip(names, reports, strict=True))
     _same(pairs, "/engine", lambda r: {k: r["engine"].get(k) for k in ENGINE_FIELDS})
     _same(pairs, "/protocol", lambda r: r["protocol"])
+    _same_corpus_version(pairs)
     _same(pairs, "/corpus", lambda r: {k: r["corpus"][k] for k in ("digest", "filters")})
     count, missing = _shards(pairs)
     seen: dict[str, str] = {}

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .adapters import EngineSpec, parse_engine_spec
+from .corpus import report_fields
 from .engine import Engine
 from .errors import InputError
 from .listeners import Listener, Listeners
@@ -134,7 +135,8 @@ class _OnResult(Listener):
 
 def corpus_identity(selection: Sequence[Scenario], filters: Filters | None = None,
                     paths: Sequence[Path] | None = None) -> dict[str, Any]:
-    """What a report says of the scenarios it ran: the IDs selected (before any shard), their digest, and the filters.
+    """What a report says of the scenarios it ran: the IDs selected (before any shard), their digest, and the filters,
+    and the corpus release they are of (``version``, ``content``, ``manifest``: :mod:`conformance.corpus`).
 
     Shards of one run share it; ``merge`` refuses reports whose identities differ.
     """
@@ -146,6 +148,7 @@ def corpus_identity(selection: Sequence[Scenario], filters: Filters | None = Non
         "ids": ids,
         "filters": {name: list(getattr(given, name)) for name in FILTER_NAMES},
         "scenarios": None if paths is None else [display_path(p) for p in paths],
+        **report_fields(selection),
     }
 
 
