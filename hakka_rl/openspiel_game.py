@@ -44,6 +44,7 @@ OpenSpiel game string, which a serialized state starts with).
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, Final
 
 import numpy as np
@@ -68,19 +69,15 @@ from .actions import (
     pick_card,
 )
 from .encoding import (
-    DEALT,
-    HAND,
-    INFORMATION_STATE_SIZE,
     MAX_HISTORY,
-    OBSERVATION_SIZE,
     EncodedHand,
     PendingDiscard,
-    encode_observation,
     legal_ids_of,
 )
+from .openspiel_observer import HakkaObserver, state_string, tensor_view
 
-__all__ = ["GAME_NAME", "HakkaCardsGame", "HakkaCardsState", "HakkaObserver", "MAX_PLAYER_MOVES", "options_text", "parse_options",
-           "state_of_hand"]
+__all__ = ["GAME_NAME", "HakkaCardsGame", "HakkaCardsState", "HakkaObserver", "MAX_PLAYER_MOVES", "StateStringError",
+           "load_state", "options_text", "parse_options", "replay_history", "state_of_hand"]
 
 GAME_NAME: Final = "python_hakka_cards"
 MAX_PLAYER_MOVES: Final = 3 + 1 + 36 + 12 + 1
@@ -122,11 +119,14 @@ assert MAX_PLAYER_MOVES == MAX_HISTORY  # the encoding's history slots hold ever
 
 def parse_options(text: str) -> Profile:
     """The profile of an ``options`` parameter: ``"D7:any-suit;D12:may-discard"``."""
-    options = {}
+    options: dict[str, str] = {}
     for word in text.replace(";", " ").split():
         decision, sep, option = word.partition(":")
         if not sep or not decision or not option:
             raise ValueError(f"{GAME_NAME} parameter options: {word!r} is not DECISION:OPTION (e.g. D7:any-suit)")
+        if decision in options:
+            raise ValueError(f"{GAME_NAME} parameter options: decision {decision} is given twice "
+                             f"({decision}:{options[decision]} and {word}): give each decision once")
         options[decision] = option
     return Profile.from_options(options)
 
@@ -181,7 +181,7 @@ class _Core:
     from then on (a search that never asks for a tensor never pays for one).
     """
 
-    __slots__ = ("game", "deck", "dealt", "left", "player", "hand", "pending", "encoded", "legal", "seen")
+    __slots__ = ("game", "deck", "dealt", "left", "player", "hand", "pending", "encoded", "legal", "seen", "ids")
 
     def __init__(self, game: HakkaCardsGame) -> None:
         self.game = game
@@ -199,11 +199,19 @@ class _Core:
         self.seen: list[tuple[int, str]] = [(0, "")] * 4
         """Per seat: how many of the hand's events its information-state string has written, and that text (a
         search asks each state for it at every node: the events already written are not written again)."""
+        self.ids: list[int] = []
+        """The players' ids applied so far, in order (after the deal: the state's history is ``deck + ids``)."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """pyspiel serializes a Python state by pickling its ``__dict__``: this core pickles as plain data, the
+        game's text and the state's history, which :class:`_Saved` replays when it is loaded (nothing else is
+        trusted from the string)."""
+        return (_Saved, (str(self.game), tuple(self.deck + self.ids)))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         core = _Core(self.game)
         core.deck, core.dealt, core.left, core.player = list(self.deck), self.dealt, list(self.left), self.player
-        core.legal, core.seen = self.legal, list(self.seen)
+        core.legal, core.seen, core.ids = self.legal, list(self.seen), list(self.ids)
         if self.encoded is not None:
             core.encoded = self.encoded.copy()
             core.hand, core.pending = core.encoded.hand, core.encoded.pending
@@ -226,6 +234,7 @@ class _Core:
         """The move of id ``action`` for the seat to act (what :meth:`EncodedHand.apply_id` does, tensors aside)."""
         if self.encoded is not None:
             self.encoded.apply_id(action)
+            self.ids.append(action)
             self.pending = self.encoded.pending
             self.legal = None
             self._moved()
@@ -237,6 +246,7 @@ class _Core:
             raise EncodingError(f"id {action} ({describe(check_id(action))}) is not legal for seat {seat} now; "
                                 f"legal: {', '.join(describe(i) for i in self.legal_ids())}")
         self.legal = None
+        self.ids.append(action)
         if not is_pick(action):
             hand.apply(seat, action_of(action))
             self._moved()
@@ -281,6 +291,13 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: HakkaCardsGame) -> None:
         super().__init__(game)
         self._core = _Core(game)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """pyspiel's ``deserialize_state`` sets the attributes it unpickled: a :class:`_Saved` core is replayed
+        here, on this state's own game, and refused unless its history is the one pyspiel read."""
+        if isinstance(value, _Saved):
+            value = value.core_for(self)
+        super().__setattr__(name, value)
 
     @property
     def _game(self) -> HakkaCardsGame:
@@ -374,21 +391,21 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
                                      f"(the current player is {self._core.player})")
         return seat
 
+    # each call reads its own tensor (no buffer shared between calls: threads may ask at once)
+
     def observation_tensor(self, player: int | None = None) -> list[float]:
-        observer = _OBSERVERS[0]
-        observer.set_from(self, self._seat(player))
-        return observer.tensor.tolist()
+        values: list[float] = tensor_view(self, self._seat(player), False).tolist()
+        return values
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        observer = _OBSERVERS[1]
-        observer.set_from(self, self._seat(player))
-        return observer.tensor.tolist()
+        values: list[float] = tensor_view(self, self._seat(player), True).tolist()
+        return values
 
     def observation_string(self, player: int | None = None) -> str:
-        return _OBSERVERS[0].string_from(self, self._seat(player))
+        return state_string(self, self._seat(player), False)
 
     def information_state_string(self, player: int | None = None) -> str:
-        return _OBSERVERS[1].string_from(self, self._seat(player))
+        return state_string(self, self._seat(player), True)
 
     def returns(self) -> list[float]:
         hand = self._core.hand
@@ -406,14 +423,8 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
         return hand.notation() + picked
 
     def tensor(self, seat: int, perfect_recall: bool) -> npt.NDArray[np.float32]:
-        """``seat``'s information-state tensor (``perfect_recall``) or observation tensor."""
-        core = self._core
-        encoded = core.encoding()
-        if encoded is not None:
-            return encoded.information_state_tensor(seat) if perfect_recall else encoded.observation_tensor(seat)
-        assert core.hand is not None  # in a partial discard: from scratch (hakka_rl.encoding)
-        row = encode_observation(core.hand.observation(seat), core.pending)
-        return row if perfect_recall else row[:OBSERVATION_SIZE]
+        """``seat``'s information-state tensor (``perfect_recall``) or observation tensor (a new array)."""
+        return np.array(tensor_view(self, seat, perfect_recall))
 
     # ------------------------------------------------------------ what a seat knows
 
@@ -461,6 +472,7 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
         finally:
             self._core = core
         core.deck, core.dealt, core.left = list(deck), _FULL_DECK, []
+        core.ids = [action for _, action in moves]
         core.hand = hand.copy()
         core._moved()
 
@@ -472,9 +484,10 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
             return
         if hand.to_act == player_id:
             picks = [PICK_BASE + c for c in range(DECK_SIZE) if pending.picked >> c & 1]
-        else:
+        else:  # another seat's picks, which the player does not see (nor how many there are)
             option = state.hand.legal_actions().discard
-            assert option is not None
+            if option is None:  # in this world that seat may not discard: it has not begun to
+                return
             pool = [c for c in range(DECK_SIZE) if option.allowed >> c & 1]
             chosen = sorted(rng.sample(pool, option.count))
             picks = [PICK_BASE + c for c in chosen[:pending.picked.bit_count()]]
@@ -518,6 +531,83 @@ def state_of_hand(
     return state
 
 
+class StateStringError(ValueError):
+    """A serialized state that is not one of this game: another game, or a history that does not replay."""
+
+
+class _Saved:
+    """A serialized core as it is unpickled: the game's text and the history, nothing else (see _Core.__reduce__)."""
+
+    __slots__ = ("game", "history")
+
+    def __init__(self, game: str, history: tuple[int, ...]) -> None:
+        self.game, self.history = game, history
+
+    def core_for(self, state: HakkaCardsState) -> _Core:
+        game = state.get_game()
+        told = [int(a) for a in state.history()]
+        if str(game) != self.game or not isinstance(game, HakkaCardsGame):
+            raise StateStringError(f"{GAME_NAME}: a state of {self.game!r} is no state of {game}")
+        if list(self.history) != told:
+            raise StateStringError(f"{GAME_NAME}: the serialized state's history line ({len(told)} actions) and its "
+                                   f"saved history ({len(self.history)} actions) disagree: refused")
+        return replay_history(game, [(None, a) for a in told])._core
+
+
+def replay_history(game: HakkaCardsGame, history: list[tuple[int | None, int]]) -> HakkaCardsState:
+    """The state reached by ``history``, ``(player, action)`` pairs (``player`` ``None``: not checked), from a new
+    initial state of ``game``; a pair that is not the current player's legal action is refused, naming its place."""
+    state = HakkaCardsState(game)
+    for place, (player, action) in enumerate(history):
+        current = state.current_player()
+        if player is not None and player != current:
+            raise StateStringError(f"{GAME_NAME}: history action {place} is player {player}'s, but player {current} "
+                                   f"is to act there: the history does not replay")
+        legal = state.legal_actions()
+        if action not in legal:
+            raise StateStringError(
+                f"{GAME_NAME}: history action {place} ({action}) is not legal for player {current} there "
+                f"(legal: {', '.join(map(str, legal)) or 'none, the hand is over'}): the history does not replay")
+        state.apply_action(action)
+    return state
+
+
+def load_state(text: str) -> tuple[HakkaCardsGame, HakkaCardsState]:
+    """The game and state of a ``pyspiel.serialize_game_and_state`` string of this game, read without ``pickle``:
+    the game's line and the history line are parsed and the history replayed (refused if it does not replay);
+    the ``__dict__`` line, which pyspiel would unpickle, must be exactly the one this game writes for that state."""
+    sections: dict[str, list[str]] = {}
+    current = None
+    for line in text.splitlines():
+        if line.startswith("[") and line.endswith("]"):
+            current = sections.setdefault(line[1:-1], [])
+        elif current is not None and line and not line.startswith("#"):
+            current.append(line)
+    game_lines, state_lines = sections.get("Game", []), sections.get("State", [])
+    if len(game_lines) != 1 or not game_lines[0].startswith(GAME_NAME + "("):
+        raise StateStringError(f"{GAME_NAME}: not a serialized state of this game (its [Game] line: {game_lines!r})")
+    fields = dict(line.partition("=")[::2] for line in state_lines)
+    if set(fields) != {"history", "move_number", "__dict__"}:
+        raise StateStringError(f"{GAME_NAME}: a [State] has the lines history, move_number and __dict__, "
+                               f"not {sorted(fields)}")
+    history: list[tuple[int | None, int]] = []
+    for item in filter(None, fields["history"].split(",")):
+        player, sep, action = item.partition(":")
+        if not sep or not _INTEGER.fullmatch(player) or not _INTEGER.fullmatch(action):
+            raise StateStringError(f"{GAME_NAME}: history item {item!r} is not PLAYER:ACTION")
+        history.append((int(player), int(action)))
+    game = pyspiel.load_game(game_lines[0])
+    state = replay_history(game, history)
+    if pyspiel.serialize_game_and_state(game, state).rstrip("\n") != "\n".join(
+            line for line in text.rstrip("\n").splitlines()):
+        raise StateStringError(f"{GAME_NAME}: the string's move_number or __dict__ line is not what this game "
+                               f"writes for its history: refused (it was not written by {GAME_NAME})")
+    return game, state
+
+
+_INTEGER: Final = re.compile(r"-?[0-9]{1,9}")
+
+
 class _Replay:
     """A state's stand-in core while :meth:`HakkaCardsState._replay` writes its history: each ``apply_action``
     goes through pyspiel (which records the current player and the action) and does nothing here."""
@@ -534,66 +624,5 @@ class _Replay:
     def apply_id(self, action: int) -> None:
         pass
 
-
-class HakkaObserver:
-    """pyspiel's observer interface (``tensor``, ``dict``, ``set_from``, ``string_from``) for one seat."""
-
-    def __init__(self, perfect_recall: bool) -> None:
-        self.perfect_recall = perfect_recall
-        size = INFORMATION_STATE_SIZE if perfect_recall else OBSERVATION_SIZE
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"info_state" if perfect_recall else "observation": self.tensor}
-
-    def set_from(self, state: HakkaCardsState, player: int) -> None:
-        core = state._core
-        encoded = core.encoded
-        if encoded is not None and not self.perfect_recall:  # straight from the encoder's cache: one copy
-            self.tensor[:] = encoded.observation_view(player)
-            return
-        if core.hand is None:  # still dealing: the seat's own cards so far (pyspiel also asks this of a new
-            self.tensor.fill(0.0)  # initial state at every tensor it writes, so it must be cheap)
-            if state.deck:
-                dealt = state.dealt_to(player)
-                cards = [c for c in range(DECK_SIZE) if dealt >> c & 1]
-                self.tensor[[HAND + c for c in cards]] = 1.0
-                if self.perfect_recall:
-                    self.tensor[[DEALT + c for c in cards]] = 1.0
-            return
-        encoded = core.encoding()  # made now if need be (the tensors are kept up to date from then on)
-        if encoded is not None and not self.perfect_recall:
-            self.tensor[:] = encoded.observation_view(player)
-        else:
-            self.tensor[:] = state.tensor(player, self.perfect_recall)
-
-    def string_from(self, state: HakkaCardsState, player: int) -> str:
-        hand = state.hand
-        if hand is None:
-            return f"seat {player} dealing: {mask_text(state.dealt_to(player))}"
-        pending = state.pending
-        picked = f" | picked {mask_text(pending.picked)}" if (
-            pending is not None and pending.picked and hand.to_act == player) else ""
-        if self.perfect_recall:
-            events = _seen_events(state._core, hand, player)
-            return f"seat {player} dealer {hand.dealer} dealt {mask_text(hand.dealt[player])} | {events}{picked}"
-        seen = hand.observation(player)
-        round_text = "; ".join(str(p) for p in seen.round)
-        return (f"seat {player} {seen.phase} to act {seen.to_act} | hand {seen.hand} | round {round_text} "
-                f"| tricks {' '.join(map(str, seen.tricks))} | elders {seen.elders} | PP {seen.privileged}"
-                f" | Dreamer's card {'-' if seen.dreamer_card is None else NAMES[seen.dreamer_card]}{picked}")
-
-
-def _seen_events(core: _Core, hand: Hand, seat: int) -> str:
-    """Every event of the hand as ``seat`` sees it, ``"; "`` between them (only the new ones are written)."""
-    count, text = core.seen[seat]
-    events = hand.events
-    if count < len(events):
-        new = "; ".join([str(event.seen_by(seat)) for event in events[count:]])
-        text = text + "; " + new if count else new
-        core.seen[seat] = (len(events), text)
-    return text
-
-
-_OBSERVERS: Final = (HakkaObserver(False), HakkaObserver(True))
-"""What pyspiel's default and information-state observers are (make_py_observer's), for the Python-level methods."""
 
 pyspiel.register_game(GAME_TYPE, HakkaCardsGame)

@@ -3,8 +3,8 @@
 >>> from hakka_rl.pettingzoo_env import env
 >>> game = env()
 >>> game.reset(seed=42)
->>> game.agent_selection, game.last()[0]["observation"].shape
-('seat_0', (408,))
+>>> game.agent_selection, game.last()[0]["observation"].shape == (OBSERVATION_SIZE,)
+('seat_0', True)
 
 Agents ``seat_0`` .. ``seat_3`` are the four seats. The Dreamer (opposite the
 Dealer, DEAL-3) is an agent like the others, so that it is paid (SCORE-5), but
@@ -43,7 +43,7 @@ from pettingzoo.utils import wrappers
 from reference_engine import DEFAULT_PROFILE, Hand, Profile
 from reference_engine.game import deal_hand
 
-from .actions import NUM_ACTIONS, EncodingError, describe
+from .actions import NUM_ACTIONS, EncodingError, as_int, describe
 from .encoding import INFORMATION_STATE_SIZE, OBSERVATION_SIZE, EncodedHand, Mask, Tensor
 
 AGENTS: Final = ("seat_0", "seat_1", "seat_2", "seat_3")
@@ -107,7 +107,10 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._rng = random.Random(seed)
+            number = as_int(seed)
+            if number is None:
+                raise ValueError(f"reset(seed={seed!r}): a seed is an integer (int or numpy integer) or None")
+            self._rng = random.Random(number)
         dealer, deal = self._next_deal(options or {})
         self.deal = (dealer, deal)
         self.encoded = EncodedHand(deal_hand(dealer, deal, self.profile))
@@ -127,6 +130,8 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         deal = options.get("deal")
         if dealer is None:
             dealer = self._rng.randrange(4)
+        elif as_int(dealer) is not None:
+            dealer = as_int(dealer)
         if deal is None:
             deal = {"seed": self._rng.getrandbits(64)}
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < 4:
@@ -148,6 +153,8 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``last()``, with no assertion of its own (``observe`` refuses an env not reset)."""
         agent = self.agent_selection
+        if agent not in self.terminations:  # every agent is done and removed: the end, as the last agent saw it
+            return (self.observe(agent) if observe else None, 0, True, False, {})
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
                 self.truncations[agent], self.infos[agent])
 
@@ -156,13 +163,16 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         if encoded is None:
             raise EncodingError("reset() the environment before observing or stepping it")
         agent = self.agent_selection
+        if not self.agents:  # every agent is done: the episode is over (PettingZoo: nothing left to step)
+            if action is not None:
+                raise EncodingError(f"the episode is over (every agent is done): step({action!r}) has no agent to "
+                                    f"act; reset() for a new one")
+            return
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise EncodingError(f"{agent} is to act and may not pass None; legal: "
-                                + ", ".join(describe(i) for i in encoded.legal_ids()))
-        action = int(action)
+        if type(action) is not int:
+            action = self._action_id(agent, action, encoded)
         self._cumulative_rewards[agent] = 0
         encoded.apply_id(action)  # refuses an illegal id, naming the seat and the legal ids
         self.actions.append((agent, action))
@@ -179,6 +189,17 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
             self.agent_selection = AGENTS[to_act]
         if self.render_mode == "human":
             self.render()
+
+    def _action_id(self, agent: str, action: object, encoded: EncodedHand) -> int:
+        """``action`` as an id (an ``int`` or a numpy integer), or the error naming the legal ids."""
+        found = as_int(action)
+        if found is not None and 0 <= found < NUM_ACTIONS:
+            return found
+        legal = ", ".join(f"{i} ({describe(i)})" for i in encoded.legal_ids())
+        if action is None:
+            raise EncodingError(f"{agent} is to act and may not pass None; legal ids: {legal}")
+        raise EncodingError(f"{agent} is to act: {action!r} is not an action id (an integer 0-{NUM_ACTIONS - 1}, "
+                            f"not a float, a string or a bool); legal ids: {legal}")
 
     def _hand(self) -> EncodedHand:
         if self.encoded is None:

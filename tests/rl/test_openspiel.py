@@ -17,6 +17,7 @@ from conformance.paths import default_spec_dir  # noqa: E402
 from conformance.schemas import load_schemas  # noqa: E402
 from hakka_rl.actions import action_of, describe, is_pick, pick_card  # noqa: E402
 from hakka_rl.encoding import encode_observation  # noqa: E402
+from hakka_rl.layout import INFORMATION_STATE, OBSERVATION  # noqa: E402
 from hakka_rl.openspiel_game import GAME_NAME, HakkaCardsState, state_of_hand  # noqa: E402
 from reference_engine import Hand  # noqa: E402
 from reference_engine.cards import NAMES, mask_text  # noqa: E402
@@ -57,7 +58,8 @@ def test_the_game_type_is_the_one_the_issue_asks_for():
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert g.num_players() == 4 and g.num_distinct_actions() == 248 and g.max_chance_outcomes() == 37
-    assert g.information_state_tensor_shape() == [3095] and g.observation_tensor_shape() == [408]
+    assert g.information_state_tensor_shape() == [INFORMATION_STATE.size]
+    assert g.observation_tensor_shape() == [OBSERVATION.size]
     # SCORE-1: the most a seat can gain is two losers' shares of the top of the score table
     assert g.max_utility() == 2 * max(SCORE_TABLE.values())
 
@@ -115,7 +117,7 @@ def test_the_tensors_equal_the_encoding_from_scratch_at_every_step():
             for seat in range(4):
                 want = encode_observation(hand.observation(seat), state.pending if seat == hand.to_act else None)
                 assert np.array_equal(np.asarray(state.information_state_tensor(seat)), want)
-                assert np.array_equal(np.asarray(state.observation_tensor(seat)), want[:408])
+                assert np.array_equal(np.asarray(state.observation_tensor(seat)), want[:OBSERVATION.size])
             steps += 1
             state.apply_action(0 if 0 in state.legal_actions() else int(rng.choice(state.legal_actions())))
     assert steps > 40

@@ -117,7 +117,7 @@ def test_bad_moves_are_refused_with_the_seat_and_the_legal_ids() -> None:
     with pytest.raises(EncodingError, match="reset"):
         game.step(0)
     game.reset(options={"dealer": 0, "deal": {"seed": 5}})
-    with pytest.raises(EncodingError, match="not legal for seat 0 now; legal: call, pass"):
+    with pytest.raises(EncodingError, match=r"not legal for seat 0 now; legal ids: 0 \(call\), 1 \(pass\)"):
         game.step(action_id(Action.parse("play Sup1")))
     with pytest.raises(EncodingError, match="not an action id"):
         game.step(248)
