@@ -60,19 +60,13 @@ from reference_engine.sampling import Resampler
 from .actions import (
     NUM_ACTIONS,
     PICK_BASE,
-    EncodingError,
-    action_of,
-    check_id,
     describe,
     encode_action,
-    is_pick,
-    pick_card,
 )
 from .encoding import (
     MAX_HISTORY,
     EncodedHand,
     PendingDiscard,
-    legal_ids_of,
 )
 from .openspiel_observer import HakkaObserver, state_string, tensor_view
 
@@ -163,7 +157,6 @@ class HakkaCardsGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type
         return HakkaObserver(perfect_recall)
 
 
-_FULL_DECK: Final = (1 << DECK_SIZE) - 1
 CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 _OUTCOMES: Final = ((),) + tuple(tuple((card, 1.0 / left) for card in range(DECK_SIZE))
@@ -174,14 +167,15 @@ runs 37 times a deal: picking made pairs beats making them)."""
 
 class _Core:
     """A state's own fields. pyspiel clones a Python state by deep-copying its ``__dict__``; this object
-    copies itself in a few microseconds instead (the hand by :meth:`Hand.copy`, the game shared).
+    copies itself in a few microseconds instead (the hand by :meth:`EncodedHand.copy`, the game shared).
 
-    The hand is played on :attr:`hand` with the partial discard in :attr:`pending`; the tensors'
-    :class:`~hakka_rl.encoding.EncodedHand` is made at the first tensor asked for and kept up to date
-    from then on (a search that never asks for a tensor never pays for one).
+    Once dealt, the hand is played by :class:`~hakka_rl.encoding.EncodedHand` (its ``apply_id``, partial
+    discards and legal ids): the state's moves are the encoder's, with nothing restated here. Its tensors
+    are made only when asked for (a search that never asks for one pays only for the encoder's few
+    integer updates a move).
     """
 
-    __slots__ = ("game", "deck", "dealt", "left", "player", "hand", "pending", "encoded", "legal", "seen", "ids")
+    __slots__ = ("game", "deck", "dealt", "left", "player", "encoded", "seen", "ids")
 
     def __init__(self, game: HakkaCardsGame) -> None:
         self.game = game
@@ -192,10 +186,8 @@ class _Core:
         """The cards still to deal, ascending (the chance outcomes' actions)."""
         self.player = CHANCE
         """pyspiel's current player: CHANCE while dealing, then the seat to act, TERMINAL once the hand is over."""
-        self.hand: Hand | None = None
-        self.pending: PendingDiscard | None = None
         self.encoded: EncodedHand | None = None
-        self.legal: list[int] | None = None
+        """The hand being played, once the deal is complete."""
         self.seen: list[tuple[int, str]] = [(0, "")] * 4
         """Per seat: how many of the hand's events its information-state string has written, and that text (a
         search asks each state for it at every node: the events already written are not written again)."""
@@ -211,60 +203,32 @@ class _Core:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         core = _Core(self.game)
         core.deck, core.dealt, core.left, core.player = list(self.deck), self.dealt, list(self.left), self.player
-        core.legal, core.seen, core.ids = self.legal, list(self.seen), list(self.ids)
+        core.seen, core.ids = list(self.seen), list(self.ids)
         if self.encoded is not None:
             core.encoded = self.encoded.copy()
-            core.hand, core.pending = core.encoded.hand, core.encoded.pending
-        elif self.hand is not None:
-            core.hand = self.hand.copy()
-            pending = self.pending
-            core.pending = None if pending is None else PendingDiscard(pending.allowed, pending.count, pending.picked)
         return core
 
+    @property
+    def hand(self) -> Hand | None:
+        encoded = self.encoded
+        return None if encoded is None else encoded.hand
+
+    @property
+    def pending(self) -> PendingDiscard | None:
+        encoded = self.encoded
+        return None if encoded is None else encoded.pending
+
     def legal_ids(self) -> list[int]:
-        if self.encoded is not None:
-            return self.encoded.legal_ids()  # its cache, which its apply_id checks against too
-        legal = self.legal
-        if legal is None:
-            hand = self.hand
-            legal = self.legal = [] if hand is None or hand.to_act is None else legal_ids_of(hand, self.pending)
-        return legal
+        encoded = self.encoded
+        return [] if encoded is None else encoded.legal_ids()
 
     def apply_id(self, action: int) -> None:
-        """The move of id ``action`` for the seat to act (what :meth:`EncodedHand.apply_id` does, tensors aside)."""
-        if self.encoded is not None:
-            self.encoded.apply_id(action)
-            self.ids.append(action)
-            self.pending = self.encoded.pending
-            self.legal = None
-            self._moved()
-            return
-        hand = self.hand
-        assert hand is not None
-        seat = hand.to_act
-        if seat is None or action not in self.legal_ids():
-            raise EncodingError(f"id {action} ({describe(check_id(action))}) is not legal for seat {seat} now; "
-                                f"legal: {', '.join(describe(i) for i in self.legal_ids())}")
-        self.legal = None
+        """The move of id ``action`` for the seat to act (:meth:`EncodedHand.apply_id`, which refuses an illegal id)."""
+        encoded = self.encoded
+        assert encoded is not None
+        encoded.apply_id(action)
         self.ids.append(action)
-        if not is_pick(action):
-            hand.apply(seat, action_of(action))
-            self._moved()
-            return
-        pending = self.pending
-        if pending is None:
-            option = hand.legal_actions().discard
-            assert option is not None  # a pick is legal only with a discard option
-            pending = self.pending = PendingDiscard(option.allowed, option.count)
-        pending.picked |= 1 << pick_card(action)
-        if not pending.left:
-            self.pending = None
-            hand.apply(seat, Action(DISCARD, pending.picked))
-            self._moved()
-
-    def _moved(self) -> None:
-        assert self.hand is not None
-        seat = self.hand.to_act
+        seat = encoded.hand.to_act
         self.player = TERMINAL if seat is None else seat
 
     def deal(self, card: int) -> None:
@@ -275,14 +239,10 @@ class _Core:
         self.dealt |= 1 << card
         self.left.remove(card)
         if not self.left:
-            self.hand = Hand.from_deck(self.game.dealer, self.deck, self.game.profile)
-            self._moved()
+            self.encoded = EncodedHand(Hand.from_deck(self.game.dealer, self.deck, self.game.profile))
+            seat = self.encoded.hand.to_act
+            self.player = TERMINAL if seat is None else seat
 
-    def encoding(self) -> EncodedHand | None:
-        """The tensors' encoder, made now if need be; ``None`` in a partial discard made without one."""
-        if self.encoded is None and self.hand is not None and self.pending is None:
-            self.encoded = EncodedHand(self.hand)
-        return self.encoded
 
 
 class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
@@ -456,26 +416,6 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
         self._replay_picks(state, player, rng)
         return state
 
-    def _replay(self, deck: list[int], moves: list[tuple[int, int]], hand: Hand) -> None:
-        """Become the state after dealing ``deck`` and making ``moves`` (``(seat, id)``), whose hand is ``hand``:
-        pyspiel's history gets every action (as ``apply_action`` would make it) while the engine does not replay
-        them, ``hand`` being their outcome already (a copy of it is kept)."""
-        core, replay = self._core, _Replay()
-        self._core = replay  # type: ignore[assignment]  # for the replay only: see _Replay
-        try:
-            for card in deck:
-                self.apply_action(card)
-            replay.hand = hand
-            for seat, action in moves:
-                replay.player = seat
-                self.apply_action(action)
-        finally:
-            self._core = core
-        core.deck, core.dealt, core.left = list(deck), _FULL_DECK, []
-        core.ids = [action for _, action in moves]
-        core.hand = hand.copy()
-        core._moved()
-
     def _replay_picks(self, state: HakkaCardsState, player_id: int, rng: random.Random) -> None:
         """The picks of a discard in progress: the player's own, or as many drawn for another seat."""
         hand, pending = self._core.hand, self._core.pending
@@ -527,7 +467,10 @@ def state_of_hand(
         if action is not None and isinstance(event, SeatEvent):
             moves += [(event.seat, action_id) for action_id in encode_action(action)]
     state = HakkaCardsState(game)
-    state._replay(deck, moves, hand)
+    for card in deck:
+        state.apply_action(card)
+    for _, action_id in moves:  # played: the state's hand is the encoder's own, reached by its moves
+        state.apply_action(action_id)
     return state
 
 
@@ -606,23 +549,6 @@ def load_state(text: str) -> tuple[HakkaCardsGame, HakkaCardsState]:
 
 
 _INTEGER: Final = re.compile(r"-?[0-9]{1,9}")
-
-
-class _Replay:
-    """A state's stand-in core while :meth:`HakkaCardsState._replay` writes its history: each ``apply_action``
-    goes through pyspiel (which records the current player and the action) and does nothing here."""
-
-    __slots__ = ("hand", "player")
-
-    def __init__(self) -> None:
-        self.hand: Hand | None = None
-        self.player = CHANCE
-
-    def deal(self, card: int) -> None:
-        pass
-
-    def apply_id(self, action: int) -> None:
-        pass
 
 
 pyspiel.register_game(GAME_TYPE, HakkaCardsGame)

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from reference_engine import Hand
 from reference_engine.cards import NAMES, mask_text
 
-from .encoding import DEALT, HAND, INFORMATION_STATE_SIZE, OBSERVATION_SIZE, encode_observation
+from .encoding import DEALT, HAND, INFORMATION_STATE_SIZE, OBSERVATION_SIZE
 from .layout import INFORMATION_STATE, OBSERVATION
 
 if TYPE_CHECKING:
@@ -34,7 +34,8 @@ def tensor_view(state: HakkaCardsState, seat: int, perfect_recall: bool) -> Tens
     """``seat``'s information-state tensor (``perfect_recall``) or observation tensor of ``state``: a new array,
     or a read-only view of bytes no one changes (the encoder's cache of the observation)."""
     core = state._core
-    if core.hand is None:  # still dealing: the seat's own cards so far (pyspiel asks this of a new initial state
+    encoded = core.encoded
+    if encoded is None:  # still dealing: the seat's own cards so far (pyspiel asks this of a new initial state
         row = np.zeros(INFORMATION_STATE_SIZE if perfect_recall else OBSERVATION_SIZE, np.float32)  # at every
         if core.deck:  # tensor it writes, so it must be cheap)
             dealt = state.dealt_to(seat)
@@ -43,11 +44,7 @@ def tensor_view(state: HakkaCardsState, seat: int, perfect_recall: bool) -> Tens
             if perfect_recall:
                 row[[DEALT + c for c in cards]] = 1.0
         return row
-    encoded = core.encoding()  # made now if need be (the tensors are kept up to date from then on)
-    if encoded is not None:
-        return encoded.information_state_tensor(seat) if perfect_recall else encoded.observation_view(seat)
-    row = encode_observation(core.hand.observation(seat), core.pending)  # in a partial discard: from scratch
-    return row if perfect_recall else row[:OBSERVATION_SIZE]
+    return encoded.information_state_tensor(seat) if perfect_recall else encoded.observation_view(seat)
 
 
 class HakkaObserver:
