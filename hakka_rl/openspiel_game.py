@@ -9,8 +9,9 @@ Importing this module registers the game with pyspiel. One game is one hand:
   (a discard is its picks, in increasing card order); the Dreamer
   (``dealer + 2``) sits the hand out and is never the current player;
 * the returns are the hand's score deltas (SCORE-1..7, the score table), for
-  all four seats: general-sum as the issue asks, although they always sum to 0
-  (SCORE-7), the Dreamer's share included.
+  all four seats, the Dreamer's share included: the game is declared zero-sum,
+  since every point won is paid by another seat (SCORE-7: the four deltas of
+  every hand sum to 0, a void hand's included).
 
 The information-state tensor and the observation tensor are those of
 :mod:`hakka_rl.encoding` (seat-relative, built only from what the seat may
@@ -89,7 +90,7 @@ GAME_TYPE: Final = pyspiel.GameType(
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
     chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=4,
     min_num_players=4,
@@ -105,7 +106,7 @@ GAME_INFO: Final = pyspiel.GameInfo(
     num_players=4,
     min_utility=-float(MAX_LOSS),
     max_utility=float(MAX_GAIN),
-    utility_sum=None,
+    utility_sum=0.0,
     max_game_length=DECK_SIZE + MAX_PLAYER_MOVES,
 )
 assert MAX_PLAYER_MOVES == MAX_HISTORY  # the encoding's history slots hold every engine action

@@ -37,8 +37,9 @@ from typing import Any, Final
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from reference_engine import DEFAULT_PROFILE, Hand, Profile
 from reference_engine.game import deal_hand
@@ -67,6 +68,14 @@ def env(*, checked: bool = False, **kwargs: Any) -> AECEnv[str, dict[str, Any], 
     return made
 
 
+def parallel_env(**kwargs: Any) -> ParallelEnv[str, dict[str, Any], int]:
+    """The environment as a PettingZoo parallel environment (``raw_env(**kwargs)`` through PettingZoo's own
+    ``turn_based_aec_to_parallel``): at each step every live agent gives an action and only the one of the agent
+    to act (``infos[agent]["active_agent"]``) is played; the others' are ignored."""
+    made: ParallelEnv[str, dict[str, Any], int] = turn_based_aec_to_parallel(raw_env(**kwargs))
+    return made
+
+
 class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # PettingZoo's name; an untyped base
     """One hand of Hakka Cards a episode; see the module's text."""
 
@@ -74,8 +83,14 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         "render_modes": ["human", "ansi"], "name": "hakka_cards_v0", "is_parallelizable": False}
 
     def __init__(self, profile: Profile = DEFAULT_PROFILE, information_state: bool = False,
-                 render_mode: str | None = None, observation_key: str = "observation") -> None:
+                 render_mode: str | None = None, observation_key: str = "observation",
+                 illegal_reward: float | None = None) -> None:
         super().__init__()
+        if illegal_reward is not None and not isinstance(illegal_reward, (int, float, np.integer, np.floating)):
+            raise ValueError(f"illegal_reward={illegal_reward!r}: a number (the reward of an illegal id) or None")
+        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
+        """``None`` (the default): an illegal id raises. A number: an id not legal now ends the episode, that
+        agent gets this reward and the others 0, and its info says ``illegal_action`` (PettingZoo's card games)."""
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: one of {self.metadata['render_modes']}")
         self.profile = profile
@@ -89,6 +104,8 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
             "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
         }) for agent in AGENTS}
         self.action_spaces: dict[str, spaces.Space[Any]] = {agent: spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
+        self.state_space = spaces.Box(0.0, TENSOR_HIGH, (4 * OBSERVATION_SIZE,), np.float32)
+        """The global state's space: :meth:`state`, the four seats' observation tensors."""
         self._rng = random.Random()
         self._no_mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         self.deal: tuple[int, Mapping[str, object]] | None = None
@@ -150,6 +167,13 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         mask = encoded.legal_mask() if encoded.hand.to_act == seat else self._no_mask.copy()
         return {self.observation_key: tensor, "action_mask": mask}
 
+    def state(self) -> Tensor:
+        """The global state, for a centralised critic: it sees EVERYTHING, every hidden card included (never
+        give it to a policy that acts). The four seats' observation tensors, seat 0 to 3, joined: every hand,
+        every face-down discard (each in its owner's tensor), the Dreamer's card and a partial discard's picks."""
+        encoded = self._hand()
+        return np.concatenate([encoded.observation_view(seat) for seat in range(4)])
+
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``last()``, with no assertion of its own (``observe`` refuses an env not reset)."""
         agent = self.agent_selection
@@ -174,7 +198,14 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         if type(action) is not int:
             action = self._action_id(agent, action, encoded)
         self._cumulative_rewards[agent] = 0
-        encoded.apply_id(action)  # refuses an illegal id, naming the seat and the legal ids
+        if self.illegal_reward is None:
+            encoded.apply_id(action)  # refuses an illegal id, naming the seat and the legal ids
+        else:
+            try:
+                encoded.apply_id(action)
+            except EncodingError as error:
+                self._illegal(agent, action, str(error))
+                return
         self.actions.append((agent, action))
         to_act = encoded.hand.to_act
         if to_act is None:
@@ -187,6 +218,17 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
             self.agent_selection = AGENTS[encoded.hand.dealer]
         else:  # the rewards stay 0 until the hand ends (nothing to clear)
             self.agent_selection = AGENTS[to_act]
+        if self.render_mode == "human":
+            self.render()
+
+    def _illegal(self, agent: str, action: int, why: str) -> None:
+        """End the episode after an illegal id (``illegal_reward`` set): that agent pays it, nobody else."""
+        for other in AGENTS:
+            self.rewards[other] = self.illegal_reward if other == agent else 0
+        self.infos[agent]["illegal_action"] = why
+        self.terminations = dict.fromkeys(AGENTS, True)
+        self._accumulate_rewards()
+        self.actions.append((agent, action))
         if self.render_mode == "human":
             self.render()
 

@@ -56,7 +56,7 @@ def test_the_game_type_is_the_one_the_issue_asks_for():
     assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
     assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-    assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM and g.utility_sum() == 0  # SCORE-7
     assert g.num_players() == 4 and g.num_distinct_actions() == 248 and g.max_chance_outcomes() == 37
     assert g.information_state_tensor_shape() == [INFORMATION_STATE.size]
     assert g.observation_tensor_shape() == [OBSERVATION.size]
@@ -79,7 +79,7 @@ def test_the_dreamer_sits_out_and_the_returns_are_the_score_deltas():
         assert dreamer not in {p for p, _ in moves}, "the Dreamer never acts (DEAL-3)"
         assert state.hand is not None and state.hand.result is not None
         assert state.returns() == [float(d) for d in state.hand.result.deltas]
-        assert sum(state.returns()) == 0  # SCORE-7, though the game is declared general-sum
+        assert sum(state.returns()) == 0  # SCORE-7: the game is declared zero-sum
 
 
 def test_serialized_states_come_back_equal():
