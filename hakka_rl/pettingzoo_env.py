@@ -132,8 +132,8 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         self.deal = (dealer, deal)
         self.encoded = EncodedHand(deal_hand(dealer, deal, self.profile))
         self.agents = list(AGENTS)
-        self.rewards = dict.fromkeys(AGENTS, 0)
-        self._cumulative_rewards = dict.fromkeys(AGENTS, 0)
+        self.rewards: dict[str, float] = dict.fromkeys(AGENTS, 0)
+        self._cumulative_rewards: dict[str, float] = dict.fromkeys(AGENTS, 0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
@@ -224,7 +224,7 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
     def _illegal(self, agent: str, action: int, why: str) -> None:
         """End the episode after an illegal id (``illegal_reward`` set): that agent pays it, nobody else."""
         for other in AGENTS:
-            self.rewards[other] = self.illegal_reward if other == agent else 0
+            self.rewards[other] = (self.illegal_reward or 0.0) if other == agent else 0
         self.infos[agent]["illegal_action"] = why
         self.terminations = dict.fromkeys(AGENTS, True)
         self._accumulate_rewards()
