@@ -109,6 +109,16 @@ GAME_INFO: Final = pyspiel.GameInfo(
     utility_sum=0.0,
     max_game_length=DECK_SIZE + MAX_PLAYER_MOVES,
 )
+_GAME_INFO_DRAWN: Final = pyspiel.GameInfo(
+    num_distinct_actions=NUM_ACTIONS,
+    max_chance_outcomes=DECK_SIZE,
+    num_players=4,
+    min_utility=-float(MAX_LOSS),
+    max_utility=float(MAX_GAIN),
+    utility_sum=0.0,
+    max_game_length=1 + DECK_SIZE + MAX_PLAYER_MOVES,
+)
+"""The game of a Dealer drawn by chance: one chance node more (the Dealer, outcomes 0-3)."""
 assert MAX_PLAYER_MOVES == MAX_HISTORY  # the encoding's history slots hold every engine action
 
 
@@ -137,12 +147,22 @@ class HakkaCardsGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         dealer = params.get("dealer", 0)
-        if not isinstance(dealer, int) or not 0 <= dealer < 4:
-            raise ValueError(f"{GAME_NAME} parameter dealer must be a seat 0-3, not {dealer!r} (GAME-5)")
+        if not isinstance(dealer, int) or not -1 <= dealer < 4:
+            raise ValueError(f"{GAME_NAME} parameter dealer must be a seat 0-3, or -1 for a Dealer drawn by "
+                             f"chance, not {dealer!r} (GAME-5)")
         self.dealer: int = dealer
+        """The Dealer (0-3), or -1: drawn by the first chance node, each seat equally likely."""
         self.profile: Profile = parse_options(str(params.get("options", "")))
-        self.sequence: tuple[int, ...] = tuple(deal_sequence(dealer, self.profile))
-        super().__init__(GAME_TYPE, GAME_INFO, params)
+        self.sequences: tuple[tuple[int, ...], ...] = tuple(tuple(deal_sequence(d, self.profile)) for d in range(4))
+        """The order of the deal (DEAL-4, D2) of each Dealer."""
+        super().__init__(GAME_TYPE, GAME_INFO if dealer >= 0 else _GAME_INFO_DRAWN, params)
+
+    @property
+    def sequence(self) -> tuple[int, ...]:
+        """The order of the deal of the fixed Dealer (a game whose Dealer is drawn: a state's ``sequence``)."""
+        if self.dealer < 0:
+            raise ValueError(f"{GAME_NAME}: the Dealer is drawn by chance: ask a state for its deal's sequence")
+        return self.sequences[self.dealer]
 
     def new_initial_state(self) -> HakkaCardsState:
         return HakkaCardsState(self)
@@ -176,15 +196,17 @@ class _Core:
     integer updates a move).
     """
 
-    __slots__ = ("game", "deck", "dealt", "left", "player", "encoded", "seen", "ids")
+    __slots__ = ("game", "dealer", "deck", "dealt", "left", "player", "encoded", "seen", "ids")
 
     def __init__(self, game: HakkaCardsGame) -> None:
         self.game = game
+        self.dealer: int | None = game.dealer if game.dealer >= 0 else None
+        """The Dealer; ``None`` until the first chance node draws it (a game of ``dealer=-1``)."""
         self.deck: list[int] = []
         """The cards dealt so far, in the order of the deal."""
         self.dealt = 0
-        self.left: list[int] = list(range(DECK_SIZE))
-        """The cards still to deal, ascending (the chance outcomes' actions)."""
+        self.left: list[int] = list(range(DECK_SIZE)) if self.dealer is not None else [0, 1, 2, 3]
+        """The chance outcomes' actions, ascending: the cards still to deal (or the seats, the Dealer to draw)."""
         self.player = CHANCE
         """pyspiel's current player: CHANCE while dealing, then the seat to act, TERMINAL once the hand is over."""
         self.encoded: EncodedHand | None = None
@@ -193,16 +215,19 @@ class _Core:
         """Per seat: how many of the hand's events its information-state string has written, and that text (a
         search asks each state for it at every node: the events already written are not written again)."""
         self.ids: list[int] = []
-        """The players' ids applied so far, in order (after the deal: the state's history is ``deck + ids``)."""
+        """The players' ids applied so far, in order (the state's history is ``deck + ids``, after the Dealer drawn
+        if it is)."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         """pyspiel serializes a Python state by pickling its ``__dict__``: this core pickles as plain data, the
         game's text and the state's history, which :class:`_Saved` replays when it is loaded (nothing else is
         trusted from the string)."""
-        return (_Saved, (str(self.game), tuple(self.deck + self.ids)))
+        drawn = [self.dealer] if self.game.dealer < 0 and self.dealer is not None else []
+        return (_Saved, (str(self.game), tuple(drawn + self.deck + self.ids)))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         core = _Core(self.game)
+        core.dealer = self.dealer
         core.deck, core.dealt, core.left, core.player = list(self.deck), self.dealt, list(self.left), self.player
         core.seen, core.ids = list(self.seen), list(self.ids)
         if self.encoded is not None:
@@ -232,6 +257,17 @@ class _Core:
         seat = encoded.hand.to_act
         self.player = TERMINAL if seat is None else seat
 
+    @property
+    def sequence(self) -> tuple[int, ...]:
+        """The order of the deal (empty while the Dealer is still to draw)."""
+        return () if self.dealer is None else self.game.sequences[self.dealer]
+
+    def draw_dealer(self, seat: int) -> None:
+        """The first chance node of a game of ``dealer=-1``: ``seat`` deals (DEAL-1), each seat equally likely."""
+        if seat not in self.left:
+            raise ValueError(f"{GAME_NAME}: chance outcome {seat} is not a seat 0-3 to deal")
+        self.dealer, self.left = seat, list(range(DECK_SIZE))
+
     def deal(self, card: int) -> None:
         """Deal ``card``, the next of the deal (DEAL-4); the hand starts after the 37th."""
         if not 0 <= card < DECK_SIZE or self.dealt >> card & 1:
@@ -240,7 +276,8 @@ class _Core:
         self.dealt |= 1 << card
         self.left.remove(card)
         if not self.left:
-            self.encoded = EncodedHand(Hand.from_deck(self.game.dealer, self.deck, self.game.profile))
+            assert self.dealer is not None
+            self.encoded = EncodedHand(Hand.from_deck(self.dealer, self.deck, self.game.profile))
             seat = self.encoded.hand.to_act
             self.player = TERMINAL if seat is None else seat
 
@@ -294,14 +331,19 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
-        if core.hand is not None:
+        if core.encoded is not None:
             core.apply_id(action)
+        elif core.dealer is None:
+            core.draw_dealer(action)
         else:
             core.deal(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {NAMES[action]} to seat {self._game.sequence[len(self.deck)]}" if len(
+            sequence = self._core.sequence
+            if not sequence:
+                return f"seat {action} deals"
+            return f"deal {NAMES[action]} to seat {sequence[len(self.deck)]}" if len(
                 self.deck) < DECK_SIZE else f"deal {NAMES[action]}"
         return describe(action)
 
@@ -393,7 +435,7 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
         """The cards dealt to ``seat`` so far (a mask)."""
         mask = 0
         for position, card in enumerate(self.deck):
-            if self._game.sequence[position] == seat:
+            if self._core.sequence[position] == seat:
                 mask |= 1 << card
         return mask
 
@@ -412,7 +454,7 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
     def resampled(self, sampler: Resampler, rng: random.Random) -> HakkaCardsState:
         """A state drawn by ``sampler`` (made for this state and one seat: a search keeps it for many draws)."""
         player = sampler.seat
-        keep = {p: card for p, card in enumerate(self.deck) if self._game.sequence[p] == player}
+        keep = {p: card for p, card in enumerate(self.deck) if self._core.sequence[p] == player}
         state = state_of_hand(self._game, sampler.sample(rng), rng, keep=keep)
         self._replay_picks(state, player, rng)
         return state
@@ -436,11 +478,13 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
             state.apply_action(pick)
 
     def _resampled_deal(self, player_id: int, rng: random.Random) -> HakkaCardsState:
-        sequence = self._game.sequence
+        sequence = self._core.sequence
         hidden = [c for p, c in enumerate(self.deck) if sequence[p] != player_id]
         hidden += [c for c in range(DECK_SIZE) if not self._core.dealt >> c & 1]
         rng.shuffle(hidden)
         state = HakkaCardsState(self._game)
+        if self._game.dealer < 0 and self._core.dealer is not None:
+            state.apply_action(self._core.dealer)  # the Dealer is public (DEAL-1)
         for position, card in enumerate(self.deck):
             state.apply_action(card if sequence[position] == player_id else hidden.pop())
         return state
@@ -452,22 +496,25 @@ def state_of_hand(
     """The state of ``game`` whose hand is ``hand``, reached by pyspiel actions so that its ``history()``
     is real: a deck order that deals ``hand`` (each seat's cards in a random order of its places in the
     deal; ``keep``: places whose card stays), then the hand's actions by id."""
-    if hand.dealer != game.dealer or hand.profile != game.profile:
+    if (game.dealer >= 0 and hand.dealer != game.dealer) or hand.profile != game.profile:
         raise ValueError(f"{GAME_NAME}: a hand dealt by seat {hand.dealer} under {hand.profile.changed()} is no "
                          f"state of this game (dealer {game.dealer}, options {game.profile.changed()})")
     keep = keep or {}
+    sequence = game.sequences[hand.dealer]
     cards: dict[int, list[int]] = {}
     for seat in range(4):
-        kept = {card for p, card in keep.items() if game.sequence[p] == seat}
+        kept = {card for p, card in keep.items() if sequence[p] == seat}
         cards[seat] = [c for c in range(DECK_SIZE) if hand.dealt[seat] >> c & 1 and c not in kept]
         rng.shuffle(cards[seat])
-    deck = [keep[position] if position in keep else cards[seat].pop() for position, seat in enumerate(game.sequence)]
+    deck = [keep[position] if position in keep else cards[seat].pop() for position, seat in enumerate(sequence)]
     moves: list[tuple[int, int]] = []
     for event in hand.events:
         action = Action(DISCARD, event.mask) if isinstance(event, Discarded) else event.action
         if action is not None and isinstance(event, SeatEvent):
             moves += [(event.seat, action_id) for action_id in encode_action(action)]
     state = HakkaCardsState(game)
+    if game.dealer < 0:
+        state.apply_action(hand.dealer)
     for card in deck:
         state.apply_action(card)
     for _, action_id in moves:  # played: the state's hand is the encoder's own, reached by its moves

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from reference_engine import Hand
 from reference_engine.cards import NAMES, mask_text
 
-from .encoding import DEALT, HAND, INFORMATION_STATE_SIZE, OBSERVATION_SIZE
+from .encoding import DEALER, DEALT, HAND, INFORMATION_STATE_SIZE, OBSERVATION_SIZE
 from .layout import INFORMATION_STATE, OBSERVATION
 
 if TYPE_CHECKING:
@@ -43,6 +43,8 @@ def tensor_view(state: HakkaCardsState, seat: int, perfect_recall: bool) -> Tens
             row[[HAND + c for c in cards]] = 1.0
             if perfect_recall:
                 row[[DEALT + c for c in cards]] = 1.0
+        if core.dealer is not None and core.game.dealer < 0:  # a Dealer drawn by chance: public once drawn
+            row[DEALER + (core.dealer - seat) % 4] = 1.0
         return row
     return encoded.information_state_tensor(seat) if perfect_recall else encoded.observation_view(seat)
 
@@ -74,7 +76,9 @@ def state_string(state: HakkaCardsState, player: int, perfect_recall: bool) -> s
     """``player``'s information-state string (``perfect_recall``) or observation string of ``state``."""
     hand = state.hand
     if hand is None:
-        return f"seat {player} dealing: {mask_text(state.dealt_to(player))}"
+        core = state._core
+        drawn = "" if core.game.dealer >= 0 else f" dealer {'-' if core.dealer is None else core.dealer}"
+        return f"seat {player}{drawn} dealing: {mask_text(state.dealt_to(player))}"
     pending = state.pending
     picked = f" | picked {mask_text(pending.picked)}" if (
         pending is not None and pending.picked and hand.to_act == player) else ""

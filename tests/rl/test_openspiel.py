@@ -170,7 +170,7 @@ def test_openspiel_ismcts_runs_with_the_games_own_resampling():
 
 
 def test_a_bad_parameter_is_refused_with_its_name():
-    with pytest.raises(ValueError, match=r"parameter dealer must be a seat 0-3, not 7 \(GAME-5\)"):
+    with pytest.raises(ValueError, match=r"parameter dealer must be a seat 0-3, or -1 for a Dealer drawn by chance, not 7 \(GAME-5\)"):
         game(dealer=7)
     with pytest.raises(ValueError, match=r"parameter options: 'D7' is not DECISION:OPTION"):
         game(options="D7")
@@ -357,3 +357,32 @@ def test_the_information_state_string_written_a_move_at_a_time_is_the_one_writte
                 clone.apply_action(legal[-1])
                 _check_information_state_strings(clone, range(4))
             state.apply_action(0 if 0 in legal else int(rng.choice(legal)))
+
+
+def test_a_dealer_drawn_by_chance():
+    """dealer=-1: the first chance node draws the Dealer, each seat 1/4 (DEAL-1), so every seat may be the Dreamer;
+    the game still passes OpenSpiel's checks, serialized states included."""
+    g = game(dealer=-1)
+    state = g.new_initial_state()
+    assert state.is_chance_node() and state.chance_outcomes() == [(d, 0.25) for d in range(4)]
+    assert g.max_game_length() == game().max_game_length() + 1
+    dreamers = set()
+    for seed in range(12):
+        final, moves = random_episode(g, seed)
+        dealer = moves[0][1]
+        assert final.hand is not None and final.hand.dealer == dealer
+        dreamers.add(final.hand.dreamer)
+        assert (dealer + 2) % 4 not in {p for p, _ in moves[38:]}  # the Dreamer never acts (DEAL-3)
+        assert sum(final.returns()) == 0
+    assert dreamers == {0, 1, 2, 3}
+    pyspiel.random_sim_test(g, num_sims=3, serialize=True, verbose=False)
+    mid, _ = random_episode(g, 3, until=45, call=True)
+    assert mid.current_player() >= 0
+    other = mid.resample_from_infostate(mid.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert other.information_state_string(mid.current_player()) == mid.information_state_string(mid.current_player())
+    early, _ = random_episode(g, 4, until=10)
+    assert early.observation_string(0).startswith(f"seat 0 dealer {early.history()[0]} dealing")
+    assert early.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0)).history()[0] == \
+        early.history()[0]
+    with pytest.raises(Exception, match="or -1 for a Dealer drawn by chance"):
+        game(dealer=4)
