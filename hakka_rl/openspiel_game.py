@@ -28,10 +28,16 @@ defines ``legal_actions``, ``legal_actions_mask``, ``is_chance_node``,
 what pyspiel's C++ methods give (tests/rl/test_openspiel.py compares them at
 every state), without pybind11's calls from C++ back into Python.
 
-Game parameters: ``dealer`` (0-3, default 0) and ``options``, the decision
-options as ``"D7:any-suit;D12:may-discard"`` (default: the spec's defaults;
+Game parameters: ``dealer`` (0-3, default 0; -1: drawn by the first chance
+node, each seat 1/4) and ``options``, the decision options as ``"D7:any-suit;D12:may-discard"`` (default: the spec's defaults;
 ``:`` and ``;`` because ``=`` and ``,`` separate the parameters of an
 OpenSpiel game string, which a serialized state starts with).
+
+A serialized state is its game and its history: pyspiel pickles a Python
+state's ``__dict__``, and this game's holds only the game's text and the
+actions, replayed when loaded. pyspiel unpickles before the game sees the
+string, so an untrusted string must be read with :func:`load_state`, which
+never unpickles.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_hakka_cards")
