@@ -140,7 +140,7 @@ def test_ids_of_other_int_types_are_taken_or_refused() -> None:
         with pytest.raises(EncodingError, match="not an action id"):
             hand.apply_id(wrong)  # type: ignore[arg-type]
     twin = hand.copy()
-    assert [str(e) for e in twin.apply_id(np.int64(0))] == ["0 call"]  # type: ignore[arg-type]
+    assert [str(e) for e in twin.apply_id(np.int64(0))] == ["0 call"]
     with pytest.raises(EncodingError, match=r"not legal for seat 0 now; legal ids: 0 \(call\), 1 \(pass\)"):
         hand.apply_id(_Id.PLAY_SUP1)
     assert [str(e) for e in hand.apply_id(_Id.CALL)] == ["0 call"]
