@@ -44,6 +44,7 @@ engine, by :class:`hakka_rl.encoding.EncodedHand`.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from itertools import combinations
 from typing import Final
@@ -138,10 +139,21 @@ def encode_action(action: Action) -> tuple[int, ...]:
     return discard_ids(action) if action.verb == DISCARD else (action_id(action),)
 
 
-def check_id(action: int) -> int:
-    if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action < NUM_ACTIONS:
-        raise EncodingError(f"{action!r} is not an action id (0-{NUM_ACTIONS - 1})")
-    return int(action)
+def as_int(value: object) -> int | None:
+    """``value`` as a plain ``int`` if it is an integer (``int`` or a numpy integer, never a ``bool``), else ``None``."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or not hasattr(type(value), "__index__") or type(value).__name__ == "bool_":
+        return None
+    return operator.index(value)  # type: ignore[arg-type]  # it has __index__
+
+
+def check_id(action: object) -> int:
+    """``action`` as a plain ``int`` if it is an id 0 .. NUM_ACTIONS - 1 (numpy integers too), else the error."""
+    found = as_int(action)
+    if found is None or not 0 <= found < NUM_ACTIONS:
+        raise EncodingError(f"{action!r} is not an action id (an integer 0-{NUM_ACTIONS - 1})")
+    return found
 
 
 def action_of(action: int) -> Action:

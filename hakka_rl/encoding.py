@@ -11,56 +11,22 @@ is absolute seat ``(observer + r) % 4`` (0 is the observer, 1 the next seat
 counterclockwise). Cards are indexed 0-36 (Sup1..Sup9, Gon1..Gon9, Zok1..Zok9,
 Sin1..Sin9, WanSin). Values are float32: 0/1 flags, or counts where said.
 
-The observation tensor (``OBSERVATION_SIZE`` = 408):
-
-=========  ====  =============================================================
-offset     size  content
-=========  ====  =============================================================
-0          37    the observer's cards now (the Dreamer: its one card)
-37         37    the cards picked so far in the observer's partial discard
-74         37    every card played face up so far in the hand
-111        37    the observer's own face-down discards so far
-148        37    the Elders now (ELD-1, ELD-2)
-185        37    the Dreamer's card, when the observer may see it (OBS-1)
-222        148   the current round's face-up plays, 37 cards per relative seat
-370        4     the current round's face-down discards: cards per relative seat
-374        5     the phase, one-hot: calling, tigers, playing, claim, ended
-379        4     the seat to act, one-hot by relative seat (none: all 0)
-383        4     the Dealer, one-hot by relative seat (the Dreamer sits opposite)
-387        4     the Privileged Player, one-hot by relative seat (none: all 0)
-391        4     the seat that called, one-hot by relative seat (none: all 0)
-395        4     the leader of the round in play, one-hot (phase playing only)
-399        4     cards in hand, per relative seat (counts; the Dreamer 1)
-403        4     tricks won, per relative seat (counts)
-407        1     picks still to make in the observer's partial discard (count)
-=========  ====  =============================================================
-
-The information-state tensor (``INFORMATION_STATE_SIZE`` = 3095) is the
-observation tensor followed by what perfect recall adds:
-
-=========  ====  =============================================================
-offset     size  content
-=========  ====  =============================================================
-0          408   the observation tensor above
-408        37    the observer's dealt hand (the Dreamer: its one card)
-445        2650  the hand's actions in order, ``MAX_HISTORY`` = 53 slots of 50
-=========  ====  =============================================================
-
-Each history slot (all 0 while unused): relative seat one-hot (4), verb
-one-hot in the engine's order ``call pass play discard claim continue
-tigers decline`` (8), the cards (37; empty for another seat's face-down
-discard, PLAY-5), the number of cards (1, a count). 53 bounds any hand: at
-most 3 Calling actions (CALL-3), 1 Five Tigers answer (TIG-1), 36 plays or
-discards (12 rounds of 3, each taking a card at least from each 12-card
-hand), 12 claim answers (one a round) and 1 claim.
+The layouts are declared once, piece by piece, in :mod:`hakka_rl.layout`
+(``OBSERVATION``, ``INFORMATION_STATE`` and ``HISTORY_SLOT``): each piece's
+name, shape and content, in the tensor's order; the offsets below (``HAND``,
+``PICKED`` ...) are derived from it, and so is the order of the bytes
+:class:`EncodedHand` joins. The information-state tensor is the observation
+tensor followed by what perfect recall adds: the dealt hand and the hand's
+actions in order, one slot of ``SLOT`` values each (all 0 while unused).
+``MAX_HISTORY`` slots bound any hand (:data:`hakka_rl.layout.MAX_HISTORY`).
 
 >>> from reference_engine import Hand
 >>> hand = EncodedHand(Hand.from_seed(dealer=0, seed=7))
 >>> hand.to_act, [describe(i) for i in hand.legal_ids()]
 (0, ['call', 'pass'])
 >>> tensor = hand.observation_tensor(0)
->>> tensor.shape, int(tensor[HAND : HAND + 37].sum()), int(tensor[PHASE])
-((408,), 12, 1)
+>>> tensor.shape == (OBSERVATION_SIZE,), int(tensor[HAND : HAND + 37].sum()), int(tensor[PHASE])
+(True, 12, 1)
 """
 
 from __future__ import annotations
@@ -77,37 +43,38 @@ from reference_engine.cards import indices
 from reference_engine.events import Called, Discarded, EldersPromoted, HandEnded, Played, RoundWon, SeatEvent
 
 from .actions import ID_ACTION, NUM_ACTIONS, PICK_BASE, EncodingError, check_id, describe
+from .layout import HISTORY_SLOT, INFORMATION_STATE, MAX_HISTORY, OBSERVATION
 from .legal import PendingDiscard, ids_of_bits, legal_bits_of, legal_ids_of
 
 Tensor = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
 
-HAND: Final = 0
-PICKED: Final = 37
-PLAYED: Final = 74
-OWN_DISCARDS: Final = 111
-ELDERS: Final = 148
-DREAMER_CARD: Final = 185
-ROUND_CARDS: Final = 222
-ROUND_DISCARDS: Final = 370
-PHASE: Final = 374
-TO_ACT: Final = 379
-DEALER: Final = 383
-PRIVILEGED: Final = 387
-CALLER: Final = 391
-LEADER: Final = 395
-HAND_SIZES: Final = 399
-TRICKS: Final = 403
-PICKS_LEFT: Final = 407
-OBSERVATION_SIZE: Final = 408
-DEALT: Final = 408
-HISTORY: Final = 445
-MAX_HISTORY: Final = 53
-SLOT: Final = 50
-SLOT_VERB: Final = 4
-SLOT_CARDS: Final = 12
-SLOT_COUNT: Final = 49
-INFORMATION_STATE_SIZE: Final = HISTORY + MAX_HISTORY * SLOT
+_O, _I, _S = OBSERVATION, INFORMATION_STATE, HISTORY_SLOT
+HAND: Final = _O["hand"].offset
+PICKED: Final = _O["picked"].offset
+PLAYED: Final = _O["played"].offset
+OWN_DISCARDS: Final = _O["own_discards"].offset
+ELDERS: Final = _O["elders"].offset
+DREAMER_CARD: Final = _O["dreamer_card"].offset
+ROUND_CARDS: Final = _O["round_cards"].offset
+ROUND_DISCARDS: Final = _O["round_discards"].offset
+PHASE: Final = _O["phase"].offset
+TO_ACT: Final = _O["to_act"].offset
+DEALER: Final = _O["dealer"].offset
+PRIVILEGED: Final = _O["privileged"].offset
+CALLER: Final = _O["caller"].offset
+LEADER: Final = _O["leader"].offset
+HAND_SIZES: Final = _O["hand_sizes"].offset
+TRICKS: Final = _O["tricks"].offset
+PICKS_LEFT: Final = _O["picks_left"].offset
+OBSERVATION_SIZE: Final = _O.size
+DEALT: Final = _I["dealt"].offset
+HISTORY: Final = _I["history"].offset
+SLOT: Final = _S.size
+SLOT_VERB: Final = _S["verb"].offset
+SLOT_CARDS: Final = _S["cards"].offset
+SLOT_COUNT: Final = _S["count"].offset
+INFORMATION_STATE_SIZE: Final = _I.size
 
 PHASES: Final = (Phase.CALLING, Phase.TIGERS, Phase.PLAYING, Phase.CLAIMING, Phase.ENDED)
 _PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASES)}
@@ -116,7 +83,7 @@ _DISCARD_VERB: Final = _VERB_INDEX[DISCARD]
 _CALLING: Final = Phase.CALLING
 _PLAYING: Final = Phase.PLAYING
 
-assert INFORMATION_STATE_SIZE == 3095
+assert _I["observation"].size == OBSERVATION_SIZE and HISTORY + MAX_HISTORY * SLOT == INFORMATION_STATE_SIZE
 
 __all__ = [
     "INFORMATION_STATE_SIZE", "MAX_HISTORY", "NUM_ACTIONS", "OBSERVATION_SIZE", "EncodedHand", "EncodingError",
@@ -367,6 +334,11 @@ class EncodedHand:
         )
         return b"".join(parts)
 
+    JOINED: Final = ("hand", "picked", "played", "own_discards", "elders", "dreamer_card", "round_cards",
+                     "round_discards", "phase", "to_act", "dealer", "privileged", "caller", "leader", "hand_sizes",
+                     "tricks", "picks_left")
+    """The pieces :meth:`_observation` joins, in its order: the layout's (``tests/rl/test_layout.py``)."""
+
     def information_state_tensor(self, seat: int) -> Tensor:
         """``seat``'s information-state tensor (a new array, ``INFORMATION_STATE_SIZE`` float32)."""
         row = np.empty(INFORMATION_STATE_SIZE, dtype=np.float32)
@@ -416,11 +388,15 @@ class EncodedHand:
 
     def _checked(self, seat: int, action: int, legal: int) -> int:
         """``action`` as a plain ``int`` if it is a legal id (an ``int`` subclass), else the error saying why."""
-        action = check_id(action)
+        legal_text = ", ".join(f"{i} ({describe(i)})" for i in self.legal_ids())
+        try:
+            action = check_id(action)
+        except EncodingError as error:
+            raise EncodingError(f"seat {seat}: {error}; legal ids: {legal_text}") from None
         if legal >> action & 1:
             return action
-        raise EncodingError(f"id {action} ({describe(action)}) is not legal for seat {seat} now; legal: "
-                            + ", ".join(describe(i) for i in self.legal_ids()))
+        raise EncodingError(f"id {action} ({describe(action)}) is not legal for seat {seat} now; legal ids: "
+                            + legal_text)
 
     def _pick(self, seat: int, card: int) -> tuple[Event, ...]:
         pending = self.pending

@@ -9,8 +9,9 @@ Importing this module registers the game with pyspiel. One game is one hand:
   (a discard is its picks, in increasing card order); the Dreamer
   (``dealer + 2``) sits the hand out and is never the current player;
 * the returns are the hand's score deltas (SCORE-1..7, the score table), for
-  all four seats: general-sum as the issue asks, although they always sum to 0
-  (SCORE-7), the Dreamer's share included.
+  all four seats, the Dreamer's share included: the game is declared zero-sum,
+  since every point won is paid by another seat (SCORE-7: the four deltas of
+  every hand sum to 0, a void hand's included).
 
 The information-state tensor and the observation tensor are those of
 :mod:`hakka_rl.encoding` (seat-relative, built only from what the seat may
@@ -27,10 +28,16 @@ defines ``legal_actions``, ``legal_actions_mask``, ``is_chance_node``,
 what pyspiel's C++ methods give (tests/rl/test_openspiel.py compares them at
 every state), without pybind11's calls from C++ back into Python.
 
-Game parameters: ``dealer`` (0-3, default 0) and ``options``, the decision
-options as ``"D7:any-suit;D12:may-discard"`` (default: the spec's defaults;
+Game parameters: ``dealer`` (0-3, default 0; -1: drawn by the first chance
+node, each seat 1/4) and ``options``, the decision options as ``"D7:any-suit;D12:may-discard"`` (default: the spec's defaults;
 ``:`` and ``;`` because ``=`` and ``,`` separate the parameters of an
 OpenSpiel game string, which a serialized state starts with).
+
+A serialized state is its game and its history: pyspiel pickles a Python
+state's ``__dict__``, and this game's holds only the game's text and the
+actions, replayed when loaded. pyspiel unpickles before the game sees the
+string, so an untrusted string must be read with :func:`load_state`, which
+never unpickles.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_hakka_cards")
@@ -44,6 +51,7 @@ OpenSpiel game string, which a serialized state starts with).
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, Final
 
 import numpy as np
@@ -59,28 +67,18 @@ from reference_engine.sampling import Resampler
 from .actions import (
     NUM_ACTIONS,
     PICK_BASE,
-    EncodingError,
-    action_of,
-    check_id,
     describe,
     encode_action,
-    is_pick,
-    pick_card,
 )
 from .encoding import (
-    DEALT,
-    HAND,
-    INFORMATION_STATE_SIZE,
     MAX_HISTORY,
-    OBSERVATION_SIZE,
     EncodedHand,
     PendingDiscard,
-    encode_observation,
-    legal_ids_of,
 )
+from .openspiel_observer import HakkaObserver, state_string, tensor_view
 
-__all__ = ["GAME_NAME", "HakkaCardsGame", "HakkaCardsState", "HakkaObserver", "MAX_PLAYER_MOVES", "options_text", "parse_options",
-           "state_of_hand"]
+__all__ = ["GAME_NAME", "HakkaCardsGame", "HakkaCardsState", "HakkaObserver", "MAX_PLAYER_MOVES", "StateStringError",
+           "load_state", "options_text", "parse_options", "replay_history", "state_of_hand"]
 
 GAME_NAME: Final = "python_hakka_cards"
 MAX_PLAYER_MOVES: Final = 3 + 1 + 36 + 12 + 1
@@ -98,7 +96,7 @@ GAME_TYPE: Final = pyspiel.GameType(
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
     chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=4,
     min_num_players=4,
@@ -114,19 +112,32 @@ GAME_INFO: Final = pyspiel.GameInfo(
     num_players=4,
     min_utility=-float(MAX_LOSS),
     max_utility=float(MAX_GAIN),
-    utility_sum=None,
+    utility_sum=0.0,
     max_game_length=DECK_SIZE + MAX_PLAYER_MOVES,
 )
+_GAME_INFO_DRAWN: Final = pyspiel.GameInfo(
+    num_distinct_actions=NUM_ACTIONS,
+    max_chance_outcomes=DECK_SIZE,
+    num_players=4,
+    min_utility=-float(MAX_LOSS),
+    max_utility=float(MAX_GAIN),
+    utility_sum=0.0,
+    max_game_length=1 + DECK_SIZE + MAX_PLAYER_MOVES,
+)
+"""The game of a Dealer drawn by chance: one chance node more (the Dealer, outcomes 0-3)."""
 assert MAX_PLAYER_MOVES == MAX_HISTORY  # the encoding's history slots hold every engine action
 
 
 def parse_options(text: str) -> Profile:
     """The profile of an ``options`` parameter: ``"D7:any-suit;D12:may-discard"``."""
-    options = {}
+    options: dict[str, str] = {}
     for word in text.replace(";", " ").split():
         decision, sep, option = word.partition(":")
         if not sep or not decision or not option:
             raise ValueError(f"{GAME_NAME} parameter options: {word!r} is not DECISION:OPTION (e.g. D7:any-suit)")
+        if decision in options:
+            raise ValueError(f"{GAME_NAME} parameter options: decision {decision} is given twice "
+                             f"({decision}:{options[decision]} and {word}): give each decision once")
         options[decision] = option
     return Profile.from_options(options)
 
@@ -142,12 +153,22 @@ class HakkaCardsGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         dealer = params.get("dealer", 0)
-        if not isinstance(dealer, int) or not 0 <= dealer < 4:
-            raise ValueError(f"{GAME_NAME} parameter dealer must be a seat 0-3, not {dealer!r} (GAME-5)")
+        if not isinstance(dealer, int) or not -1 <= dealer < 4:
+            raise ValueError(f"{GAME_NAME} parameter dealer must be a seat 0-3, or -1 for a Dealer drawn by "
+                             f"chance, not {dealer!r} (GAME-5)")
         self.dealer: int = dealer
+        """The Dealer (0-3), or -1: drawn by the first chance node, each seat equally likely."""
         self.profile: Profile = parse_options(str(params.get("options", "")))
-        self.sequence: tuple[int, ...] = tuple(deal_sequence(dealer, self.profile))
-        super().__init__(GAME_TYPE, GAME_INFO, params)
+        self.sequences: tuple[tuple[int, ...], ...] = tuple(tuple(deal_sequence(d, self.profile)) for d in range(4))
+        """The order of the deal (DEAL-4, D2) of each Dealer."""
+        super().__init__(GAME_TYPE, GAME_INFO if dealer >= 0 else _GAME_INFO_DRAWN, params)
+
+    @property
+    def sequence(self) -> tuple[int, ...]:
+        """The order of the deal of the fixed Dealer (a game whose Dealer is drawn: a state's ``sequence``)."""
+        if self.dealer < 0:
+            raise ValueError(f"{GAME_NAME}: the Dealer is drawn by chance: ask a state for its deal's sequence")
+        return self.sequences[self.dealer]
 
     def new_initial_state(self) -> HakkaCardsState:
         return HakkaCardsState(self)
@@ -163,7 +184,6 @@ class HakkaCardsGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type
         return HakkaObserver(perfect_recall)
 
 
-_FULL_DECK: Final = (1 << DECK_SIZE) - 1
 CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 _OUTCOMES: Final = ((),) + tuple(tuple((card, 1.0 / left) for card in range(DECK_SIZE))
@@ -174,88 +194,85 @@ runs 37 times a deal: picking made pairs beats making them)."""
 
 class _Core:
     """A state's own fields. pyspiel clones a Python state by deep-copying its ``__dict__``; this object
-    copies itself in a few microseconds instead (the hand by :meth:`Hand.copy`, the game shared).
+    copies itself in a few microseconds instead (the hand by :meth:`EncodedHand.copy`, the game shared).
 
-    The hand is played on :attr:`hand` with the partial discard in :attr:`pending`; the tensors'
-    :class:`~hakka_rl.encoding.EncodedHand` is made at the first tensor asked for and kept up to date
-    from then on (a search that never asks for a tensor never pays for one).
+    Once dealt, the hand is played by :class:`~hakka_rl.encoding.EncodedHand` (its ``apply_id``, partial
+    discards and legal ids): the state's moves are the encoder's, with nothing restated here. Its tensors
+    are made only when asked for (a search that never asks for one pays only for the encoder's few
+    integer updates a move).
     """
 
-    __slots__ = ("game", "deck", "dealt", "left", "player", "hand", "pending", "encoded", "legal", "seen")
+    __slots__ = ("game", "dealer", "deck", "dealt", "left", "player", "encoded", "seen", "ids")
 
     def __init__(self, game: HakkaCardsGame) -> None:
         self.game = game
+        self.dealer: int | None = game.dealer if game.dealer >= 0 else None
+        """The Dealer; ``None`` until the first chance node draws it (a game of ``dealer=-1``)."""
         self.deck: list[int] = []
         """The cards dealt so far, in the order of the deal."""
         self.dealt = 0
-        self.left: list[int] = list(range(DECK_SIZE))
-        """The cards still to deal, ascending (the chance outcomes' actions)."""
+        self.left: list[int] = list(range(DECK_SIZE)) if self.dealer is not None else [0, 1, 2, 3]
+        """The chance outcomes' actions, ascending: the cards still to deal (or the seats, the Dealer to draw)."""
         self.player = CHANCE
         """pyspiel's current player: CHANCE while dealing, then the seat to act, TERMINAL once the hand is over."""
-        self.hand: Hand | None = None
-        self.pending: PendingDiscard | None = None
         self.encoded: EncodedHand | None = None
-        self.legal: list[int] | None = None
+        """The hand being played, once the deal is complete."""
         self.seen: list[tuple[int, str]] = [(0, "")] * 4
         """Per seat: how many of the hand's events its information-state string has written, and that text (a
         search asks each state for it at every node: the events already written are not written again)."""
+        self.ids: list[int] = []
+        """The players' ids applied so far, in order (the state's history is ``deck + ids``, after the Dealer drawn
+        if it is)."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """pyspiel serializes a Python state by pickling its ``__dict__``: this core pickles as plain data, the
+        game's text and the state's history, which :class:`_Saved` replays when it is loaded (nothing else is
+        trusted from the string)."""
+        drawn = [self.dealer] if self.game.dealer < 0 and self.dealer is not None else []
+        return (_Saved, (str(self.game), tuple(drawn + self.deck + self.ids)))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         core = _Core(self.game)
+        core.dealer = self.dealer
         core.deck, core.dealt, core.left, core.player = list(self.deck), self.dealt, list(self.left), self.player
-        core.legal, core.seen = self.legal, list(self.seen)
+        core.seen, core.ids = list(self.seen), list(self.ids)
         if self.encoded is not None:
             core.encoded = self.encoded.copy()
-            core.hand, core.pending = core.encoded.hand, core.encoded.pending
-        elif self.hand is not None:
-            core.hand = self.hand.copy()
-            pending = self.pending
-            core.pending = None if pending is None else PendingDiscard(pending.allowed, pending.count, pending.picked)
         return core
 
+    @property
+    def hand(self) -> Hand | None:
+        encoded = self.encoded
+        return None if encoded is None else encoded.hand
+
+    @property
+    def pending(self) -> PendingDiscard | None:
+        encoded = self.encoded
+        return None if encoded is None else encoded.pending
+
     def legal_ids(self) -> list[int]:
-        if self.encoded is not None:
-            return self.encoded.legal_ids()  # its cache, which its apply_id checks against too
-        legal = self.legal
-        if legal is None:
-            hand = self.hand
-            legal = self.legal = [] if hand is None or hand.to_act is None else legal_ids_of(hand, self.pending)
-        return legal
+        encoded = self.encoded
+        return [] if encoded is None else encoded.legal_ids()
 
     def apply_id(self, action: int) -> None:
-        """The move of id ``action`` for the seat to act (what :meth:`EncodedHand.apply_id` does, tensors aside)."""
-        if self.encoded is not None:
-            self.encoded.apply_id(action)
-            self.pending = self.encoded.pending
-            self.legal = None
-            self._moved()
-            return
-        hand = self.hand
-        assert hand is not None
-        seat = hand.to_act
-        if seat is None or action not in self.legal_ids():
-            raise EncodingError(f"id {action} ({describe(check_id(action))}) is not legal for seat {seat} now; "
-                                f"legal: {', '.join(describe(i) for i in self.legal_ids())}")
-        self.legal = None
-        if not is_pick(action):
-            hand.apply(seat, action_of(action))
-            self._moved()
-            return
-        pending = self.pending
-        if pending is None:
-            option = hand.legal_actions().discard
-            assert option is not None  # a pick is legal only with a discard option
-            pending = self.pending = PendingDiscard(option.allowed, option.count)
-        pending.picked |= 1 << pick_card(action)
-        if not pending.left:
-            self.pending = None
-            hand.apply(seat, Action(DISCARD, pending.picked))
-            self._moved()
-
-    def _moved(self) -> None:
-        assert self.hand is not None
-        seat = self.hand.to_act
+        """The move of id ``action`` for the seat to act (:meth:`EncodedHand.apply_id`, which refuses an illegal id)."""
+        encoded = self.encoded
+        assert encoded is not None
+        encoded.apply_id(action)
+        self.ids.append(action)
+        seat = encoded.hand.to_act
         self.player = TERMINAL if seat is None else seat
+
+    @property
+    def sequence(self) -> tuple[int, ...]:
+        """The order of the deal (empty while the Dealer is still to draw)."""
+        return () if self.dealer is None else self.game.sequences[self.dealer]
+
+    def draw_dealer(self, seat: int) -> None:
+        """The first chance node of a game of ``dealer=-1``: ``seat`` deals (DEAL-1), each seat equally likely."""
+        if seat not in self.left:
+            raise ValueError(f"{GAME_NAME}: chance outcome {seat} is not a seat 0-3 to deal")
+        self.dealer, self.left = seat, list(range(DECK_SIZE))
 
     def deal(self, card: int) -> None:
         """Deal ``card``, the next of the deal (DEAL-4); the hand starts after the 37th."""
@@ -265,14 +282,11 @@ class _Core:
         self.dealt |= 1 << card
         self.left.remove(card)
         if not self.left:
-            self.hand = Hand.from_deck(self.game.dealer, self.deck, self.game.profile)
-            self._moved()
+            assert self.dealer is not None
+            self.encoded = EncodedHand(Hand.from_deck(self.dealer, self.deck, self.game.profile))
+            seat = self.encoded.hand.to_act
+            self.player = TERMINAL if seat is None else seat
 
-    def encoding(self) -> EncodedHand | None:
-        """The tensors' encoder, made now if need be; ``None`` in a partial discard made without one."""
-        if self.encoded is None and self.hand is not None and self.pending is None:
-            self.encoded = EncodedHand(self.hand)
-        return self.encoded
 
 
 class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
@@ -281,6 +295,13 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: HakkaCardsGame) -> None:
         super().__init__(game)
         self._core = _Core(game)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """pyspiel's ``deserialize_state`` sets the attributes it unpickled: a :class:`_Saved` core is replayed
+        here, on this state's own game, and refused unless its history is the one pyspiel read."""
+        if isinstance(value, _Saved):
+            value = value.core_for(self)
+        super().__setattr__(name, value)
 
     @property
     def _game(self) -> HakkaCardsGame:
@@ -316,14 +337,19 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
-        if core.hand is not None:
+        if core.encoded is not None:
             core.apply_id(action)
+        elif core.dealer is None:
+            core.draw_dealer(action)
         else:
             core.deal(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {NAMES[action]} to seat {self._game.sequence[len(self.deck)]}" if len(
+            sequence = self._core.sequence
+            if not sequence:
+                return f"seat {action} deals"
+            return f"deal {NAMES[action]} to seat {sequence[len(self.deck)]}" if len(
                 self.deck) < DECK_SIZE else f"deal {NAMES[action]}"
         return describe(action)
 
@@ -374,21 +400,21 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
                                      f"(the current player is {self._core.player})")
         return seat
 
+    # each call reads its own tensor (no buffer shared between calls: threads may ask at once)
+
     def observation_tensor(self, player: int | None = None) -> list[float]:
-        observer = _OBSERVERS[0]
-        observer.set_from(self, self._seat(player))
-        return observer.tensor.tolist()
+        values: list[float] = tensor_view(self, self._seat(player), False).tolist()
+        return values
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        observer = _OBSERVERS[1]
-        observer.set_from(self, self._seat(player))
-        return observer.tensor.tolist()
+        values: list[float] = tensor_view(self, self._seat(player), True).tolist()
+        return values
 
     def observation_string(self, player: int | None = None) -> str:
-        return _OBSERVERS[0].string_from(self, self._seat(player))
+        return state_string(self, self._seat(player), False)
 
     def information_state_string(self, player: int | None = None) -> str:
-        return _OBSERVERS[1].string_from(self, self._seat(player))
+        return state_string(self, self._seat(player), True)
 
     def returns(self) -> list[float]:
         hand = self._core.hand
@@ -406,14 +432,8 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
         return hand.notation() + picked
 
     def tensor(self, seat: int, perfect_recall: bool) -> npt.NDArray[np.float32]:
-        """``seat``'s information-state tensor (``perfect_recall``) or observation tensor."""
-        core = self._core
-        encoded = core.encoding()
-        if encoded is not None:
-            return encoded.information_state_tensor(seat) if perfect_recall else encoded.observation_tensor(seat)
-        assert core.hand is not None  # in a partial discard: from scratch (hakka_rl.encoding)
-        row = encode_observation(core.hand.observation(seat), core.pending)
-        return row if perfect_recall else row[:OBSERVATION_SIZE]
+        """``seat``'s information-state tensor (``perfect_recall``) or observation tensor (a new array)."""
+        return np.array(tensor_view(self, seat, perfect_recall))
 
     # ------------------------------------------------------------ what a seat knows
 
@@ -421,7 +441,7 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
         """The cards dealt to ``seat`` so far (a mask)."""
         mask = 0
         for position, card in enumerate(self.deck):
-            if self._game.sequence[position] == seat:
+            if self._core.sequence[position] == seat:
                 mask |= 1 << card
         return mask
 
@@ -440,29 +460,10 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
     def resampled(self, sampler: Resampler, rng: random.Random) -> HakkaCardsState:
         """A state drawn by ``sampler`` (made for this state and one seat: a search keeps it for many draws)."""
         player = sampler.seat
-        keep = {p: card for p, card in enumerate(self.deck) if self._game.sequence[p] == player}
+        keep = {p: card for p, card in enumerate(self.deck) if self._core.sequence[p] == player}
         state = state_of_hand(self._game, sampler.sample(rng), rng, keep=keep)
         self._replay_picks(state, player, rng)
         return state
-
-    def _replay(self, deck: list[int], moves: list[tuple[int, int]], hand: Hand) -> None:
-        """Become the state after dealing ``deck`` and making ``moves`` (``(seat, id)``), whose hand is ``hand``:
-        pyspiel's history gets every action (as ``apply_action`` would make it) while the engine does not replay
-        them, ``hand`` being their outcome already (a copy of it is kept)."""
-        core, replay = self._core, _Replay()
-        self._core = replay  # type: ignore[assignment]  # for the replay only: see _Replay
-        try:
-            for card in deck:
-                self.apply_action(card)
-            replay.hand = hand
-            for seat, action in moves:
-                replay.player = seat
-                self.apply_action(action)
-        finally:
-            self._core = core
-        core.deck, core.dealt, core.left = list(deck), _FULL_DECK, []
-        core.hand = hand.copy()
-        core._moved()
 
     def _replay_picks(self, state: HakkaCardsState, player_id: int, rng: random.Random) -> None:
         """The picks of a discard in progress: the player's own, or as many drawn for another seat."""
@@ -472,9 +473,10 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
             return
         if hand.to_act == player_id:
             picks = [PICK_BASE + c for c in range(DECK_SIZE) if pending.picked >> c & 1]
-        else:
+        else:  # another seat's picks, which the player does not see (nor how many there are)
             option = state.hand.legal_actions().discard
-            assert option is not None
+            if option is None:  # in this world that seat may not discard: it has not begun to
+                return
             pool = [c for c in range(DECK_SIZE) if option.allowed >> c & 1]
             chosen = sorted(rng.sample(pool, option.count))
             picks = [PICK_BASE + c for c in chosen[:pending.picked.bit_count()]]
@@ -482,11 +484,13 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
             state.apply_action(pick)
 
     def _resampled_deal(self, player_id: int, rng: random.Random) -> HakkaCardsState:
-        sequence = self._game.sequence
+        sequence = self._core.sequence
         hidden = [c for p, c in enumerate(self.deck) if sequence[p] != player_id]
         hidden += [c for c in range(DECK_SIZE) if not self._core.dealt >> c & 1]
         rng.shuffle(hidden)
         state = HakkaCardsState(self._game)
+        if self._game.dealer < 0 and self._core.dealer is not None:
+            state.apply_action(self._core.dealer)  # the Dealer is public (DEAL-1)
         for position, card in enumerate(self.deck):
             state.apply_action(card if sequence[position] == player_id else hidden.pop())
         return state
@@ -498,102 +502,107 @@ def state_of_hand(
     """The state of ``game`` whose hand is ``hand``, reached by pyspiel actions so that its ``history()``
     is real: a deck order that deals ``hand`` (each seat's cards in a random order of its places in the
     deal; ``keep``: places whose card stays), then the hand's actions by id."""
-    if hand.dealer != game.dealer or hand.profile != game.profile:
+    if (game.dealer >= 0 and hand.dealer != game.dealer) or hand.profile != game.profile:
         raise ValueError(f"{GAME_NAME}: a hand dealt by seat {hand.dealer} under {hand.profile.changed()} is no "
                          f"state of this game (dealer {game.dealer}, options {game.profile.changed()})")
     keep = keep or {}
+    sequence = game.sequences[hand.dealer]
     cards: dict[int, list[int]] = {}
     for seat in range(4):
-        kept = {card for p, card in keep.items() if game.sequence[p] == seat}
+        kept = {card for p, card in keep.items() if sequence[p] == seat}
         cards[seat] = [c for c in range(DECK_SIZE) if hand.dealt[seat] >> c & 1 and c not in kept]
         rng.shuffle(cards[seat])
-    deck = [keep[position] if position in keep else cards[seat].pop() for position, seat in enumerate(game.sequence)]
+    deck = [keep[position] if position in keep else cards[seat].pop() for position, seat in enumerate(sequence)]
     moves: list[tuple[int, int]] = []
     for event in hand.events:
         action = Action(DISCARD, event.mask) if isinstance(event, Discarded) else event.action
         if action is not None and isinstance(event, SeatEvent):
             moves += [(event.seat, action_id) for action_id in encode_action(action)]
     state = HakkaCardsState(game)
-    state._replay(deck, moves, hand)
+    if game.dealer < 0:
+        state.apply_action(hand.dealer)
+    for card in deck:
+        state.apply_action(card)
+    for _, action_id in moves:  # played: the state's hand is the encoder's own, reached by its moves
+        state.apply_action(action_id)
     return state
 
 
-class _Replay:
-    """A state's stand-in core while :meth:`HakkaCardsState._replay` writes its history: each ``apply_action``
-    goes through pyspiel (which records the current player and the action) and does nothing here."""
-
-    __slots__ = ("hand", "player")
-
-    def __init__(self) -> None:
-        self.hand: Hand | None = None
-        self.player = CHANCE
-
-    def deal(self, card: int) -> None:
-        pass
-
-    def apply_id(self, action: int) -> None:
-        pass
+class StateStringError(ValueError):
+    """A serialized state that is not one of this game: another game, or a history that does not replay."""
 
 
-class HakkaObserver:
-    """pyspiel's observer interface (``tensor``, ``dict``, ``set_from``, ``string_from``) for one seat."""
+class _Saved:
+    """A serialized core as it is unpickled: the game's text and the history, nothing else (see _Core.__reduce__)."""
 
-    def __init__(self, perfect_recall: bool) -> None:
-        self.perfect_recall = perfect_recall
-        size = INFORMATION_STATE_SIZE if perfect_recall else OBSERVATION_SIZE
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"info_state" if perfect_recall else "observation": self.tensor}
+    __slots__ = ("game", "history")
 
-    def set_from(self, state: HakkaCardsState, player: int) -> None:
-        core = state._core
-        encoded = core.encoded
-        if encoded is not None and not self.perfect_recall:  # straight from the encoder's cache: one copy
-            self.tensor[:] = encoded.observation_view(player)
-            return
-        if core.hand is None:  # still dealing: the seat's own cards so far (pyspiel also asks this of a new
-            self.tensor.fill(0.0)  # initial state at every tensor it writes, so it must be cheap)
-            if state.deck:
-                dealt = state.dealt_to(player)
-                cards = [c for c in range(DECK_SIZE) if dealt >> c & 1]
-                self.tensor[[HAND + c for c in cards]] = 1.0
-                if self.perfect_recall:
-                    self.tensor[[DEALT + c for c in cards]] = 1.0
-            return
-        encoded = core.encoding()  # made now if need be (the tensors are kept up to date from then on)
-        if encoded is not None and not self.perfect_recall:
-            self.tensor[:] = encoded.observation_view(player)
-        else:
-            self.tensor[:] = state.tensor(player, self.perfect_recall)
+    def __init__(self, game: str, history: tuple[int, ...]) -> None:
+        self.game, self.history = game, history
 
-    def string_from(self, state: HakkaCardsState, player: int) -> str:
-        hand = state.hand
-        if hand is None:
-            return f"seat {player} dealing: {mask_text(state.dealt_to(player))}"
-        pending = state.pending
-        picked = f" | picked {mask_text(pending.picked)}" if (
-            pending is not None and pending.picked and hand.to_act == player) else ""
-        if self.perfect_recall:
-            events = _seen_events(state._core, hand, player)
-            return f"seat {player} dealer {hand.dealer} dealt {mask_text(hand.dealt[player])} | {events}{picked}"
-        seen = hand.observation(player)
-        round_text = "; ".join(str(p) for p in seen.round)
-        return (f"seat {player} {seen.phase} to act {seen.to_act} | hand {seen.hand} | round {round_text} "
-                f"| tricks {' '.join(map(str, seen.tricks))} | elders {seen.elders} | PP {seen.privileged}"
-                f" | Dreamer's card {'-' if seen.dreamer_card is None else NAMES[seen.dreamer_card]}{picked}")
+    def core_for(self, state: HakkaCardsState) -> _Core:
+        game = state.get_game()
+        told = [int(a) for a in state.history()]
+        if str(game) != self.game or not isinstance(game, HakkaCardsGame):
+            raise StateStringError(f"{GAME_NAME}: a state of {self.game!r} is no state of {game}")
+        if list(self.history) != told:
+            raise StateStringError(f"{GAME_NAME}: the serialized state's history line ({len(told)} actions) and its "
+                                   f"saved history ({len(self.history)} actions) disagree: refused")
+        return replay_history(game, [(None, a) for a in told])._core
 
 
-def _seen_events(core: _Core, hand: Hand, seat: int) -> str:
-    """Every event of the hand as ``seat`` sees it, ``"; "`` between them (only the new ones are written)."""
-    count, text = core.seen[seat]
-    events = hand.events
-    if count < len(events):
-        new = "; ".join([str(event.seen_by(seat)) for event in events[count:]])
-        text = text + "; " + new if count else new
-        core.seen[seat] = (len(events), text)
-    return text
+def replay_history(game: HakkaCardsGame, history: list[tuple[int | None, int]]) -> HakkaCardsState:
+    """The state reached by ``history``, ``(player, action)`` pairs (``player`` ``None``: not checked), from a new
+    initial state of ``game``; a pair that is not the current player's legal action is refused, naming its place."""
+    state = HakkaCardsState(game)
+    for place, (player, action) in enumerate(history):
+        current = state.current_player()
+        if player is not None and player != current:
+            raise StateStringError(f"{GAME_NAME}: history action {place} is player {player}'s, but player {current} "
+                                   f"is to act there: the history does not replay")
+        legal = state.legal_actions()
+        if action not in legal:
+            raise StateStringError(
+                f"{GAME_NAME}: history action {place} ({action}) is not legal for player {current} there "
+                f"(legal: {', '.join(map(str, legal)) or 'none, the hand is over'}): the history does not replay")
+        state.apply_action(action)
+    return state
 
 
-_OBSERVERS: Final = (HakkaObserver(False), HakkaObserver(True))
-"""What pyspiel's default and information-state observers are (make_py_observer's), for the Python-level methods."""
+def load_state(text: str) -> tuple[HakkaCardsGame, HakkaCardsState]:
+    """The game and state of a ``pyspiel.serialize_game_and_state`` string of this game, read without ``pickle``:
+    the game's line and the history line are parsed and the history replayed (refused if it does not replay);
+    the ``__dict__`` line, which pyspiel would unpickle, must be exactly the one this game writes for that state."""
+    sections: dict[str, list[str]] = {}
+    current = None
+    for line in text.splitlines():
+        if line.startswith("[") and line.endswith("]"):
+            current = sections.setdefault(line[1:-1], [])
+        elif current is not None and line and not line.startswith("#"):
+            current.append(line)
+    game_lines, state_lines = sections.get("Game", []), sections.get("State", [])
+    if len(game_lines) != 1 or not game_lines[0].startswith(GAME_NAME + "("):
+        raise StateStringError(f"{GAME_NAME}: not a serialized state of this game (its [Game] line: {game_lines!r})")
+    fields = dict(line.partition("=")[::2] for line in state_lines)
+    if set(fields) != {"history", "move_number", "__dict__"}:
+        raise StateStringError(f"{GAME_NAME}: a [State] has the lines history, move_number and __dict__, "
+                               f"not {sorted(fields)}")
+    history: list[tuple[int | None, int]] = []
+    for item in filter(None, fields["history"].split(",")):
+        player, sep, action = item.partition(":")
+        if not sep or not _INTEGER.fullmatch(player) or not _INTEGER.fullmatch(action):
+            raise StateStringError(f"{GAME_NAME}: history item {item!r} is not PLAYER:ACTION")
+        history.append((int(player), int(action)))
+    game = pyspiel.load_game(game_lines[0])
+    state = replay_history(game, history)
+    if pyspiel.serialize_game_and_state(game, state).rstrip("\n") != "\n".join(
+            line for line in text.rstrip("\n").splitlines()):
+        raise StateStringError(f"{GAME_NAME}: the string's move_number or __dict__ line is not what this game "
+                               f"writes for its history: refused (it was not written by {GAME_NAME})")
+    return game, state
+
+
+_INTEGER: Final = re.compile(r"-?[0-9]{1,9}")
+
 
 pyspiel.register_game(GAME_TYPE, HakkaCardsGame)

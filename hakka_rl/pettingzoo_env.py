@@ -3,8 +3,8 @@
 >>> from hakka_rl.pettingzoo_env import env
 >>> game = env()
 >>> game.reset(seed=42)
->>> game.agent_selection, game.last()[0]["observation"].shape
-('seat_0', (408,))
+>>> game.agent_selection, game.last()[0]["observation"].shape == (OBSERVATION_SIZE,)
+('seat_0', True)
 
 Agents ``seat_0`` .. ``seat_3`` are the four seats. The Dreamer (opposite the
 Dealer, DEAL-3) is an agent like the others, so that it is paid (SCORE-5), but
@@ -37,13 +37,14 @@ from typing import Any, Final
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from reference_engine import DEFAULT_PROFILE, Hand, Profile
 from reference_engine.game import deal_hand
 
-from .actions import NUM_ACTIONS, EncodingError, describe
+from .actions import NUM_ACTIONS, EncodingError, as_int, describe
 from .encoding import INFORMATION_STATE_SIZE, OBSERVATION_SIZE, EncodedHand, Mask, Tensor
 
 AGENTS: Final = ("seat_0", "seat_1", "seat_2", "seat_3")
@@ -67,6 +68,14 @@ def env(*, checked: bool = False, **kwargs: Any) -> AECEnv[str, dict[str, Any], 
     return made
 
 
+def parallel_env(**kwargs: Any) -> ParallelEnv[str, dict[str, Any], int]:
+    """The environment as a PettingZoo parallel environment (``raw_env(**kwargs)`` through PettingZoo's own
+    ``turn_based_aec_to_parallel``): at each step every live agent gives an action and only the one of the agent
+    to act (``infos[agent]["active_agent"]``) is played; the others' are ignored."""
+    made: ParallelEnv[str, dict[str, Any], int] = turn_based_aec_to_parallel(raw_env(**kwargs))
+    return made
+
+
 class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # PettingZoo's name; an untyped base
     """One hand of Hakka Cards a episode; see the module's text."""
 
@@ -74,8 +83,14 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         "render_modes": ["human", "ansi"], "name": "hakka_cards_v0", "is_parallelizable": False}
 
     def __init__(self, profile: Profile = DEFAULT_PROFILE, information_state: bool = False,
-                 render_mode: str | None = None, observation_key: str = "observation") -> None:
+                 render_mode: str | None = None, observation_key: str = "observation",
+                 illegal_reward: float | None = None) -> None:
         super().__init__()
+        if illegal_reward is not None and not isinstance(illegal_reward, (int, float, np.integer, np.floating)):
+            raise ValueError(f"illegal_reward={illegal_reward!r}: a number (the reward of an illegal id) or None")
+        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
+        """``None`` (the default): an illegal id raises. A number: an id not legal now ends the episode, that
+        agent gets this reward and the others 0, and its info says ``illegal_action`` (PettingZoo's card games)."""
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: one of {self.metadata['render_modes']}")
         self.profile = profile
@@ -89,6 +104,8 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
             "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
         }) for agent in AGENTS}
         self.action_spaces: dict[str, spaces.Space[Any]] = {agent: spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
+        self.state_space = spaces.Box(0.0, TENSOR_HIGH, (4 * OBSERVATION_SIZE,), np.float32)
+        """The global state's space: :meth:`state`, the four seats' observation tensors."""
         self._rng = random.Random()
         self._no_mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         self.deal: tuple[int, Mapping[str, object]] | None = None
@@ -107,13 +124,16 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._rng = random.Random(seed)
+            number = as_int(seed)
+            if number is None:
+                raise ValueError(f"reset(seed={seed!r}): a seed is an integer (int or numpy integer) or None")
+            self._rng = random.Random(number)
         dealer, deal = self._next_deal(options or {})
         self.deal = (dealer, deal)
         self.encoded = EncodedHand(deal_hand(dealer, deal, self.profile))
         self.agents = list(AGENTS)
-        self.rewards = dict.fromkeys(AGENTS, 0)
-        self._cumulative_rewards = dict.fromkeys(AGENTS, 0)
+        self.rewards: dict[str, float] = dict.fromkeys(AGENTS, 0)
+        self._cumulative_rewards: dict[str, float] = dict.fromkeys(AGENTS, 0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
@@ -127,6 +147,8 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         deal = options.get("deal")
         if dealer is None:
             dealer = self._rng.randrange(4)
+        elif as_int(dealer) is not None:
+            dealer = as_int(dealer)
         if deal is None:
             deal = {"seed": self._rng.getrandbits(64)}
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < 4:
@@ -145,9 +167,18 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         mask = encoded.legal_mask() if encoded.hand.to_act == seat else self._no_mask.copy()
         return {self.observation_key: tensor, "action_mask": mask}
 
+    def state(self) -> Tensor:
+        """The global state, for a centralised critic: it sees EVERYTHING, every hidden card included (never
+        give it to a policy that acts). The four seats' observation tensors, seat 0 to 3, joined: every hand,
+        every face-down discard (each in its owner's tensor), the Dreamer's card and a partial discard's picks."""
+        encoded = self._hand()
+        return np.concatenate([encoded.observation_view(seat) for seat in range(4)])
+
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``last()``, with no assertion of its own (``observe`` refuses an env not reset)."""
         agent = self.agent_selection
+        if agent not in self.terminations:  # every agent is done and removed: the end, as the last agent saw it
+            return (self.observe(agent) if observe else None, 0, True, False, {})
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
                 self.truncations[agent], self.infos[agent])
 
@@ -156,15 +187,25 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         if encoded is None:
             raise EncodingError("reset() the environment before observing or stepping it")
         agent = self.agent_selection
+        if not self.agents:  # every agent is done: the episode is over (PettingZoo: nothing left to step)
+            if action is not None:
+                raise EncodingError(f"the episode is over (every agent is done): step({action!r}) has no agent to "
+                                    f"act; reset() for a new one")
+            return
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise EncodingError(f"{agent} is to act and may not pass None; legal: "
-                                + ", ".join(describe(i) for i in encoded.legal_ids()))
-        action = int(action)
+        if type(action) is not int:
+            action = self._action_id(agent, action, encoded)
         self._cumulative_rewards[agent] = 0
-        encoded.apply_id(action)  # refuses an illegal id, naming the seat and the legal ids
+        if self.illegal_reward is None:
+            encoded.apply_id(action)  # refuses an illegal id, naming the seat and the legal ids
+        else:
+            try:
+                encoded.apply_id(action)
+            except EncodingError as error:
+                self._illegal(agent, action, str(error))
+                return
         self.actions.append((agent, action))
         to_act = encoded.hand.to_act
         if to_act is None:
@@ -179,6 +220,28 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
             self.agent_selection = AGENTS[to_act]
         if self.render_mode == "human":
             self.render()
+
+    def _illegal(self, agent: str, action: int, why: str) -> None:
+        """End the episode after an illegal id (``illegal_reward`` set): that agent pays it, nobody else."""
+        for other in AGENTS:
+            self.rewards[other] = (self.illegal_reward or 0.0) if other == agent else 0
+        self.infos[agent]["illegal_action"] = why
+        self.terminations = dict.fromkeys(AGENTS, True)
+        self._accumulate_rewards()
+        self.actions.append((agent, action))
+        if self.render_mode == "human":
+            self.render()
+
+    def _action_id(self, agent: str, action: object, encoded: EncodedHand) -> int:
+        """``action`` as an id (an ``int`` or a numpy integer), or the error naming the legal ids."""
+        found = as_int(action)
+        if found is not None and 0 <= found < NUM_ACTIONS:
+            return found
+        legal = ", ".join(f"{i} ({describe(i)})" for i in encoded.legal_ids())
+        if action is None:
+            raise EncodingError(f"{agent} is to act and may not pass None; legal ids: {legal}")
+        raise EncodingError(f"{agent} is to act: {action!r} is not an action id (an integer 0-{NUM_ACTIONS - 1}, "
+                            f"not a float, a string or a bool); legal ids: {legal}")
 
     def _hand(self) -> EncodedHand:
         if self.encoded is None:

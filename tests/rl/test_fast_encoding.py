@@ -132,14 +132,16 @@ class _Id(enum.IntEnum):
     PLAY_SUP1 = 6
 
 
-def test_ids_of_other_int_types_are_taken_or_refused_as_before() -> None:
+def test_ids_of_other_int_types_are_taken_or_refused() -> None:
+    """An int subclass and a numpy integer are ids (issue 27 §1.5); a bool or a float is not."""
     hand = EncodedHand(Hand.from_seed(dealer=0, seed=3))
     assert hand.hand.phase is Phase.CALLING
-    with pytest.raises(EncodingError, match="not an action id"):
-        hand.apply_id(True)
-    with pytest.raises(EncodingError, match="not an action id"):
-        hand.apply_id(np.int64(0))
-    with pytest.raises(EncodingError, match=r"not legal for seat 0 now; legal: call, pass"):
+    for wrong in (True, np.bool_(True), np.float64(0.0), 0.0):
+        with pytest.raises(EncodingError, match="not an action id"):
+            hand.apply_id(wrong)  # type: ignore[arg-type]
+    twin = hand.copy()
+    assert [str(e) for e in twin.apply_id(np.int64(0))] == ["0 call"]
+    with pytest.raises(EncodingError, match=r"not legal for seat 0 now; legal ids: 0 \(call\), 1 \(pass\)"):
         hand.apply_id(_Id.PLAY_SUP1)
     assert [str(e) for e in hand.apply_id(_Id.CALL)] == ["0 call"]
 

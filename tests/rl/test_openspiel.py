@@ -17,6 +17,7 @@ from conformance.paths import default_spec_dir  # noqa: E402
 from conformance.schemas import load_schemas  # noqa: E402
 from hakka_rl.actions import action_of, describe, is_pick, pick_card  # noqa: E402
 from hakka_rl.encoding import encode_observation  # noqa: E402
+from hakka_rl.layout import INFORMATION_STATE, OBSERVATION  # noqa: E402
 from hakka_rl.openspiel_game import GAME_NAME, HakkaCardsState, state_of_hand  # noqa: E402
 from reference_engine import Hand  # noqa: E402
 from reference_engine.cards import NAMES, mask_text  # noqa: E402
@@ -55,9 +56,10 @@ def test_the_game_type_is_the_one_the_issue_asks_for():
     assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
     assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-    assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM and g.utility_sum() == 0  # SCORE-7
     assert g.num_players() == 4 and g.num_distinct_actions() == 248 and g.max_chance_outcomes() == 37
-    assert g.information_state_tensor_shape() == [3095] and g.observation_tensor_shape() == [408]
+    assert g.information_state_tensor_shape() == [INFORMATION_STATE.size]
+    assert g.observation_tensor_shape() == [OBSERVATION.size]
     # SCORE-1: the most a seat can gain is two losers' shares of the top of the score table
     assert g.max_utility() == 2 * max(SCORE_TABLE.values())
 
@@ -77,7 +79,7 @@ def test_the_dreamer_sits_out_and_the_returns_are_the_score_deltas():
         assert dreamer not in {p for p, _ in moves}, "the Dreamer never acts (DEAL-3)"
         assert state.hand is not None and state.hand.result is not None
         assert state.returns() == [float(d) for d in state.hand.result.deltas]
-        assert sum(state.returns()) == 0  # SCORE-7, though the game is declared general-sum
+        assert sum(state.returns()) == 0  # SCORE-7: the game is declared zero-sum
 
 
 def test_serialized_states_come_back_equal():
@@ -115,7 +117,7 @@ def test_the_tensors_equal_the_encoding_from_scratch_at_every_step():
             for seat in range(4):
                 want = encode_observation(hand.observation(seat), state.pending if seat == hand.to_act else None)
                 assert np.array_equal(np.asarray(state.information_state_tensor(seat)), want)
-                assert np.array_equal(np.asarray(state.observation_tensor(seat)), want[:408])
+                assert np.array_equal(np.asarray(state.observation_tensor(seat)), want[:OBSERVATION.size])
             steps += 1
             state.apply_action(0 if 0 in state.legal_actions() else int(rng.choice(state.legal_actions())))
     assert steps > 40
@@ -168,7 +170,7 @@ def test_openspiel_ismcts_runs_with_the_games_own_resampling():
 
 
 def test_a_bad_parameter_is_refused_with_its_name():
-    with pytest.raises(ValueError, match=r"parameter dealer must be a seat 0-3, not 7 \(GAME-5\)"):
+    with pytest.raises(ValueError, match=r"parameter dealer must be a seat 0-3, or -1 for a Dealer drawn by chance, not 7 \(GAME-5\)"):
         game(dealer=7)
     with pytest.raises(ValueError, match=r"parameter options: 'D7' is not DECISION:OPTION"):
         game(options="D7")
@@ -355,3 +357,32 @@ def test_the_information_state_string_written_a_move_at_a_time_is_the_one_writte
                 clone.apply_action(legal[-1])
                 _check_information_state_strings(clone, range(4))
             state.apply_action(0 if 0 in legal else int(rng.choice(legal)))
+
+
+def test_a_dealer_drawn_by_chance():
+    """dealer=-1: the first chance node draws the Dealer, each seat 1/4 (DEAL-1), so every seat may be the Dreamer;
+    the game still passes OpenSpiel's checks, serialized states included."""
+    g = game(dealer=-1)
+    state = g.new_initial_state()
+    assert state.is_chance_node() and state.chance_outcomes() == [(d, 0.25) for d in range(4)]
+    assert g.max_game_length() == game().max_game_length() + 1
+    dreamers = set()
+    for seed in range(12):
+        final, moves = random_episode(g, seed)
+        dealer = moves[0][1]
+        assert final.hand is not None and final.hand.dealer == dealer
+        dreamers.add(final.hand.dreamer)
+        assert (dealer + 2) % 4 not in {p for p, _ in moves[38:]}  # the Dreamer never acts (DEAL-3)
+        assert sum(final.returns()) == 0
+    assert dreamers == {0, 1, 2, 3}
+    pyspiel.random_sim_test(g, num_sims=3, serialize=True, verbose=False)
+    mid, _ = random_episode(g, 3, until=45, call=True)
+    assert mid.current_player() >= 0
+    other = mid.resample_from_infostate(mid.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert other.information_state_string(mid.current_player()) == mid.information_state_string(mid.current_player())
+    early, _ = random_episode(g, 4, until=10)
+    assert early.observation_string(0).startswith(f"seat 0 dealer {early.history()[0]} dealing")
+    assert early.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0)).history()[0] == \
+        early.history()[0]
+    with pytest.raises(Exception, match="or -1 for a Dealer drawn by chance"):
+        game(dealer=4)

@@ -117,7 +117,7 @@ def test_bad_moves_are_refused_with_the_seat_and_the_legal_ids() -> None:
     with pytest.raises(EncodingError, match="reset"):
         game.step(0)
     game.reset(options={"dealer": 0, "deal": {"seed": 5}})
-    with pytest.raises(EncodingError, match="not legal for seat 0 now; legal: call, pass"):
+    with pytest.raises(EncodingError, match=r"not legal for seat 0 now; legal ids: 0 \(call\), 1 \(pass\)"):
         game.step(action_id(Action.parse("play Sup1")))
     with pytest.raises(EncodingError, match="not an action id"):
         game.step(248)
@@ -133,3 +133,50 @@ def test_observation_key_renames_the_tensor_for_rllib() -> None:
     seen = game.observe(game.agent_selection)
     assert set(seen) == {"observations", "action_mask"}
     assert game.observation_space(game.agent_selection).contains(seen)
+
+
+# ------------------------------------------------------------ issue 29: parallel_env, state(), illegal ids
+
+
+def test_the_parallel_env_passes_pettingzoos_parallel_tests():
+    from pettingzoo.test import parallel_api_test, parallel_seed_test
+
+    from hakka_rl.pettingzoo_env import parallel_env
+
+    parallel_api_test(parallel_env(), num_cycles=300)
+    parallel_seed_test(lambda: parallel_env(illegal_reward=-1))  # its random ids are mostly illegal
+
+
+def test_the_global_state_passes_state_test_and_sees_every_hand():
+    from pettingzoo.test.state_test import state_test
+
+    from hakka_rl.encoding import OBSERVATION_SIZE
+    from hakka_rl.layout import OBSERVATION
+    from hakka_rl.pettingzoo_env import parallel_env
+
+    state_test(env(illegal_reward=-1), parallel_env(illegal_reward=-1), num_cycles=50)
+    game = env()
+    game.reset(seed=9)
+    state = game.state()
+    assert game.state_space.contains(state)
+    hand = OBSERVATION["hand"]
+    for seat in range(4):
+        cards = state[seat * OBSERVATION_SIZE + hand.offset: seat * OBSERVATION_SIZE + hand.end]
+        assert int(cards.sum()) == game.encoded.hand.dealt[seat].bit_count()  # every seat's hidden hand
+    assert int(sum(state[s * OBSERVATION_SIZE + hand.offset: s * OBSERVATION_SIZE + hand.end].sum()
+                   for s in range(4))) == 37
+
+
+def test_the_illegal_action_policy_is_off_by_default_and_ends_the_episode_when_on():
+    game = env()
+    game.reset(seed=2, options={"dealer": 0})
+    with pytest.raises(EncodingError, match="not legal"):
+        game.step(6)
+    game = env(illegal_reward=-1)
+    game.reset(seed=2, options={"dealer": 0})
+    game.step(6)  # play Sup1 in the Calling: illegal
+    assert game.terminations == dict.fromkeys(game.possible_agents, True)
+    assert game._cumulative_rewards == {"seat_0": -1, "seat_1": 0, "seat_2": 0, "seat_3": 0}
+    assert "not legal" in game.infos["seat_0"]["illegal_action"]
+    with pytest.raises(ValueError, match="illegal_reward"):
+        env(illegal_reward="lose")

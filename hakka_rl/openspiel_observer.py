@@ -1,0 +1,105 @@
+"""The OpenSpiel game's observer: a seat's tensors and strings of a state (issue 18 §2, issue 28 §3).
+
+:class:`HakkaObserver` is pyspiel's observer interface (``tensor``, ``dict``,
+``set_from``, ``string_from``); :func:`tensor_view` and :func:`state_string`
+are what it and the state's own Python-level methods read, each call its own
+tensor: no buffer is shared between states or calls (threads may observe at
+once). The tensors are :mod:`hakka_rl.encoding`'s, laid out by
+:mod:`hakka_rl.layout`; ``observer.dict`` holds a named view of the tensor
+for each piece of the layout.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from reference_engine import Hand
+from reference_engine.cards import NAMES, mask_text
+
+from .encoding import DEALER, DEALT, HAND, INFORMATION_STATE_SIZE, OBSERVATION_SIZE
+from .layout import INFORMATION_STATE, OBSERVATION
+
+if TYPE_CHECKING:
+    from .openspiel_game import HakkaCardsState
+
+__all__ = ["HakkaObserver", "state_string", "tensor_view"]
+
+Tensor = npt.NDArray[np.float32]
+
+
+def tensor_view(state: HakkaCardsState, seat: int, perfect_recall: bool) -> Tensor:
+    """``seat``'s information-state tensor (``perfect_recall``) or observation tensor of ``state``: a new array,
+    or a read-only view of bytes no one changes (the encoder's cache of the observation)."""
+    core = state._core
+    encoded = core.encoded
+    if encoded is None:  # still dealing: the seat's own cards so far (pyspiel asks this of a new initial state
+        row = np.zeros(INFORMATION_STATE_SIZE if perfect_recall else OBSERVATION_SIZE, np.float32)  # at every
+        if core.deck:  # tensor it writes, so it must be cheap)
+            dealt = state.dealt_to(seat)
+            cards = [c for c in range(37) if dealt >> c & 1]
+            row[[HAND + c for c in cards]] = 1.0
+            if perfect_recall:
+                row[[DEALT + c for c in cards]] = 1.0
+        if core.dealer is not None and core.game.dealer < 0:  # a Dealer drawn by chance: public once drawn
+            row[DEALER + (core.dealer - seat) % 4] = 1.0
+        return row
+    return encoded.information_state_tensor(seat) if perfect_recall else encoded.observation_view(seat)
+
+
+class HakkaObserver:
+    """pyspiel's observer interface (``tensor``, ``dict``, ``set_from``, ``string_from``) for one seat."""
+
+    def __init__(self, perfect_recall: bool) -> None:
+        self.perfect_recall = perfect_recall
+        layout = INFORMATION_STATE if perfect_recall else OBSERVATION
+        self.tensor = np.zeros(layout.size, np.float32)
+        self.dict: dict[str, Any] = OBSERVATION.views(self.tensor[:OBSERVATION.size])
+        """A named view of the tensor for each piece of the layout, in its shape (the information state's: the
+        observation's pieces, then ``dealt`` and ``history``). pyspiel's C++ side reads the tensor as these views
+        joined in this order, so that they partition the tensor exactly."""
+        if perfect_recall:
+            views = INFORMATION_STATE.views(self.tensor)
+            del views["observation"]
+            self.dict.update(views)
+
+    def set_from(self, state: HakkaCardsState, player: int) -> None:
+        self.tensor[:] = tensor_view(state, player, self.perfect_recall)
+
+    def string_from(self, state: HakkaCardsState, player: int) -> str:
+        return state_string(state, player, self.perfect_recall)
+
+
+def state_string(state: HakkaCardsState, player: int, perfect_recall: bool) -> str:
+    """``player``'s information-state string (``perfect_recall``) or observation string of ``state``."""
+    hand = state.hand
+    if hand is None:
+        core = state._core
+        drawn = "" if core.game.dealer >= 0 else f" dealer {'-' if core.dealer is None else core.dealer}"
+        return f"seat {player}{drawn} dealing: {mask_text(state.dealt_to(player))}"
+    pending = state.pending
+    picked = f" | picked {mask_text(pending.picked)}" if (
+        pending is not None and pending.picked and hand.to_act == player) else ""
+    if perfect_recall:
+        events = _seen_events(state, hand, player)
+        return f"seat {player} dealer {hand.dealer} dealt {mask_text(hand.dealt[player])} | {events}{picked}"
+    seen = hand.observation(player)
+    round_text = "; ".join(str(p) for p in seen.round)
+    return (f"seat {player} {seen.phase} to act {seen.to_act} | hand {seen.hand} | round {round_text} "
+            f"| tricks {' '.join(map(str, seen.tricks))} | elders {seen.elders} | PP {seen.privileged}"
+            f" | Dreamer's card {'-' if seen.dreamer_card is None else NAMES[seen.dreamer_card]}{picked}")
+
+
+def _seen_events(state: HakkaCardsState, hand: Hand, seat: int) -> str:
+    """Every event of the hand as ``seat`` sees it, ``"; "`` between them (only the new ones are written; the
+    text is kept per state and seat)."""
+    core = state._core
+    count, text = core.seen[seat]
+    events = hand.events
+    if count < len(events):
+        new = "; ".join([str(event.seen_by(seat)) for event in events[count:]])
+        text = text + "; " + new if count else new
+        core.seen[seat] = (len(events), text)
+    return text
