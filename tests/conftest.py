@@ -1,9 +1,18 @@
-"""Marks for the whole test tree (pyproject.toml registers them).
+"""Marks for the whole test tree (pyproject.toml registers them), and the full suite's list of slow steps.
 
 ``slow``: the tests that took 6 s or more each in a whole run on this project's 2-core machine
 (under load, about four times their time on idle cores); together they are most of the suite's
 time. ``python -m pytest -m 'not slow and not wheel'`` leaves them out while you work; CI and the
 README's test command run everything. Kept here, by node ID, so that one list says what is slow.
+
+Two kinds of test build something before they can start, and carry a marker of their own (and
+``slow``, so that the quick subset never builds anything):
+
+* ``rulebook``: every test that asks for the built book (the ``book`` fixtures of tests/rulebook)
+  or runs Sphinx itself (``RULEBOOK`` below); the fixture says on the terminal what it builds;
+* ``browser``: every test that drives headless Chromium (the ``browser`` fixtures).
+
+At the end of a run that ran slow tests, the terminal summary lists the slow steps and their times.
 """
 
 from __future__ import annotations
@@ -41,7 +50,38 @@ SLOW = (
 )
 
 
+# Tests that run Sphinx without the ``book`` fixture (a tiny book of their own, or the book's own run).
+RULEBOOK = (
+    "tests/rulebook/test_i18n.py::test_a_changed_clause_comes_back_fuzzy",
+)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.nodeid.startswith(SLOW):
+        names = getattr(item, "fixturenames", ())
+        builds = "book" in names or item.nodeid.startswith(RULEBOOK)
+        if builds:
+            item.add_marker(pytest.mark.rulebook)
+        if "browser" in names:
+            item.add_marker(pytest.mark.browser)
+        if builds or "browser" in names or item.nodeid.startswith(SLOW):
             item.add_marker(pytest.mark.slow)
+
+
+_slow_times: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if "slow" in report.keywords:
+        _slow_times[report.nodeid] = _slow_times.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The slow steps of this run (setup, call and teardown of each ``slow`` test), longest first."""
+    if not _slow_times:
+        return
+    total = sum(_slow_times.values())
+    terminalreporter.write_sep("=", f"slow steps: {len(_slow_times)} tests marked slow took {total:.0f} s")
+    for nodeid, seconds in sorted(_slow_times.items(), key=lambda kv: -kv[1])[:15]:
+        terminalreporter.write_line(f"{seconds:8.1f} s  {nodeid}")
+    terminalreporter.write_line("(tests/conftest.py lists them; -m 'not slow and not wheel' leaves them out)")
