@@ -81,6 +81,14 @@ hakka_site_text = {
         "ar": "القواعد، القرارات، المطابقة",
     },
     "language": {"en": "Language", "de": "Sprache", "fr": "Langue", "hi": "भाषा", "ar": "اللغة"},
+    # The switcher of a build without the other languages beside it says how to build them.
+    "more_languages": {
+        "en": "The other languages are built by {command}",
+        "de": "Die anderen Sprachen baut {command}",
+        "fr": "Les autres langues se construisent avec {command}",
+        "hi": "अन्य भाषाएँ {command} से बनती हैं",
+        "ar": "تُبنى اللغات الأخرى بالأمر {command}",
+    },
 }
 
 autodoc_member_order = "bysource"

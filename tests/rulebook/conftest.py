@@ -30,6 +30,8 @@ def build_book(lang: str, out: Path) -> Path:
     doctrees = out.parent / "_doctrees" / lang
     proc = subprocess.run(
         [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", "-D", f"language={lang}",
+         # Every language may be asked for, so the switcher offers all (as `python -m docs.build_all`'s does).
+         "-D", f"hakka_languages={','.join(LANGUAGES)}",
          "-d", str(doctrees), str(DOCS), str(out)],
         cwd=ROOT, capture_output=True, text=True, timeout=900, check=False,
     )
