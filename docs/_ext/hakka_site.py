@@ -113,13 +113,28 @@ def add_dir(html: str, dir_: str) -> str:
     return _HTML_TAG.sub(lambda m: f'<html{m.group(1)} dir="{dir_}">', html, count=1)
 
 
+# Attributes the theme writes in English whatever the language (alabaster's links to the previous and
+# next page, the basic theme's sidebar label): passed through Sphinx's own catalog ("sphinx"), which
+# docs/_theme_locale/<lang>/LC_MESSAGES/sphinx.po completes (docs/catalog_gate.py checks it).
+THEME_ATTRIBUTES = (("title", "Previous document"), ("title", "Next document"), ("aria-label", "Main"))
+
+
+def theme_words(html: str) -> str:
+    """``html`` with the theme's English attributes in the build's language."""
+    from sphinx.locale import _
+
+    for attribute, word in THEME_ATTRIBUTES:
+        html = html.replace(f'{attribute}="{word}"', f'{attribute}="{escape(_(word))}"')
+    return html
+
+
 def on_build_finished(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     dir_ = direction(app.config.language)
     for page in Path(app.outdir).rglob("*.html"):
         text = page.read_text(encoding="utf-8")
-        new = add_dir(text, dir_)
+        new = theme_words(add_dir(text, dir_))
         if new != text:
             page.write_text(new, encoding="utf-8")
 
