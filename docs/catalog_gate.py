@@ -32,6 +32,7 @@ over is always English.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,7 +133,7 @@ class WrongTerm:
     def found_in(self, text: str) -> bool:
         """Does ``text`` use the word in its prose (outside code, links and placeholders)?"""
         prose = _CODE_RE.sub(" ", text)
-        if self.wrong.isascii():
+        if all(c == "-" or unicodedata.name(c, "").startswith("LATIN") for c in self.wrong):
             return re.search(rf"(?<![\w-]){re.escape(self.wrong)}(?![\w-])", prose, re.I) is not None
         return self.wrong in prose
 
