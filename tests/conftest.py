@@ -1,8 +1,9 @@
 """Marks for the whole test tree (pyproject.toml registers them), and the full suite's list of slow steps.
 
 ``slow``: the tests that took 6 s or more each in a whole run on this project's 2-core machine
-(under load, about four times their time on idle cores); together they are most of the suite's
-time. ``python -m pytest -m 'not slow and not wheel'`` leaves them out while you work; CI and the
+(under load, about four times their time on idle cores), and those that took 1 s of CPU or more
+(children included) in the quick subset; together they are most of the suite's time.
+``python -m pytest -m 'not slow and not wheel'`` leaves them out while you work; CI and the
 README's test command run everything. Kept here, by node ID, so that one list says what is slow.
 
 Two kinds of test build something before they can start, and carry a marker of their own (and
@@ -47,6 +48,52 @@ SLOW = (
     "tests/mutants/test_report.py",
     "tests/play/test_browser.py",
     "tests/play/test_hidden.py::test_every_view_of_1000_random_bot_games_holds_only_what_its_seat_may_know",
+    # Issue 30: every test that took 1 s of CPU or more (its children included) in a quick run from a
+    # fresh clone, but those of tests/test_readme.py and the corpus's validity, which tell a user who
+    # just added a scenario what to do; together they were 130 of the quick subset's 230 s of CPU.
+    "tests/builds/test_equal_events.py::test_no_compiled_module_compares_two_events_or_alike_by_identity",
+    "tests/conformance/test_contract.py::test_unsupported_for_a_declared_capability_is_an_error_in_protocol_2_and_a_skip_in_1",
+    "tests/conformance/test_loader.py::test_a_duplicate_id_blames_the_new_file_outside_the_corpus_and_names_both",
+    "tests/conformance/test_merge_hostile.py::test_a_run_and_its_merge_from_the_command_line",
+    "tests/conformance/test_merge_hostile.py::test_real_shards_validate_against_the_schema_and_merge_into_the_whole_run",
+    "tests/conformance/test_parallel.py::test_a_signal_keeps_every_result_streamed_so_far_and_ends_every_worker",
+    "tests/conformance/test_parallel.py::test_a_signal_landing_before_a_fuzz_worker_runs_ends_it_quietly",
+    "tests/conformance/test_parallel.py::test_a_signal_landing_before_the_worker_runs_ends_it_quietly",
+    "tests/conformance/test_parallel.py::test_a_worker_that_dies_leaves_its_scenarios_as_errors_naming_why",
+    "tests/conformance/test_parallel.py::test_no_worker_outlives_a_main_process_killed_outright",
+    "tests/conformance/test_parallel.py::test_the_loop_tells_listeners_every_request_answer_step_and_result",
+    "tests/conformance/test_protocol3.py::test_a_partly_configurable_engine_is_skipped_for_exactly_the_options_it_cannot_follow",
+    "tests/engine/test_events.py::test_every_kind_of_event_a_hand_makes_is_met",
+    "tests/engine/test_observation_events.py::test_no_seat_sees_another_seats_hidden_cards_over_random_hands",
+    "tests/engine/test_wire.py::test_a_count_at_depth_8_from_a_deal_is_refused_within_seconds",
+    "tests/engine/test_wire.py::test_the_request_shapes_accept_exactly_what_the_schemas_accept",
+    "tests/fuzz/test_classify.py::test_the_runner_and_the_fuzzer_agree_on_a_broken_answer",
+    "tests/fuzz/test_fuzz.py::test_a_crashing_subprocess_is_restarted",
+    "tests/fuzz/test_fuzz.py::test_a_wrong_observed_dealer_is_written_as_a_verified_scenario",
+    "tests/fuzz/test_fuzz.py::test_an_observation_disagreement_is_written_as_a_scenario_with_an_observe_expectation",
+    "tests/fuzz/test_guided.py::test_a_bad_shard_is_a_clear_error",
+    "tests/fuzz/test_guided.py::test_an_engine_sending_only_the_required_fields_fuzzes_clean",
+    "tests/fuzz/test_guided.py::test_game_mode_finds_a_misreading_visible_across_hands_and_writes_a_game_scenario",
+    "tests/fuzz/test_guided.py::test_the_reference_plays_every_guided_hand_in_one_request_and_probes_in_one_more",
+    "tests/fuzz/test_interrupt.py::test_a_dead_worker_ends_the_campaign_with_its_lanes_errored",
+    "tests/fuzz/test_interrupt.py::test_an_interrupted_campaign_reports_every_finished_hand",
+    "tests/fuzz/test_interrupt.py::test_sigint_to_one_worker_alone_is_ignored",
+    "tests/fuzz/test_kinds.py::test_a_count_within_a_game_goes_to_protocol_3_engines_only",
+    "tests/fuzz/test_kinds.py::test_a_protocol_1_engine_is_sent_only_what_it_declared_and_still_every_kind",
+    "tests/fuzz/test_kinds.py::test_a_side_check_disagreement_is_reported_and_its_trace_written",
+    "tests/fuzz/test_kinds.py::test_each_kind_finds_a_fault_that_no_other_kind_meets",
+    "tests/hostile/test_answer_bounds.py::test_a_padding_engine_costs_the_fuzzer_about_the_timeout_per_hand",
+    "tests/hostile/test_fault_injection.py::test_escapes_and_control_characters_never_reach_the_terminal",
+    "tests/mutants/test_catalogue.py::test_the_reference_counts_every_count_scenario_within_the_mutant_node_limit",
+    "tests/play/test_cli_and_table.py::test_options_are_validated_against_the_spec",
+    "tests/play/test_doors.py::test_a_freed_table_gives_its_memory_back",
+    "tests/play/test_server.py::test_every_message_over_real_sockets_fits_what_its_seat_may_know",
+    "tests/rl/test_encoding.py::test_incremental_tensors_equal_those_built_from_the_observation",
+    "tests/rl/test_replay.py::test_recorded_episodes_replay_to_the_same_scores",
+    "tests/rl/test_sampling.py::test_every_consistent_history_is_drawn_about_equally_often",
+    "tests/rulebook/test_spec_reader.py::test_a_scenario_the_harness_refuses_stops_the_book",
+    "tests/rulebook/test_spec_reader.py::test_an_area_without_a_msgid_stops_the_book",
+    "tests/rulebook/test_spec_reader.py::test_the_book_reads_what_the_harness_reads",
 )
 
 

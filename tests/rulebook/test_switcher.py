@@ -34,7 +34,7 @@ def test_a_lone_build_offers_only_its_own_language_and_names_the_command(tmp_pat
     assert available == {"en"}
     links = language_links("en", "rules/play", available)
     assert [(link["code"], link["url"]) for link in links] == [("en", "play.html")]
-    assert more_languages(app.config) == (  # type: ignore[arg-type]
+    assert more_languages(app.config) == (
         'The other languages are built by <code class="docutils literal">python -m docs.build_all</code>')
 
 
