@@ -87,7 +87,8 @@ def language_links(language: str, pagename: str, available: set[str] | None = No
 def more_languages(config: Config) -> str:
     """The switcher's line (HTML) naming the command that builds every language."""
     text = escape(site_text(config, "more_languages"))
-    return text.replace("{command}", '<code class="docutils literal">python -m docs.build_all</code>')
+    command = '<code class="docutils literal" dir="ltr" style="white-space: nowrap">python -m docs.build_all</code>'
+    return text.replace("{command}", command)
 
 
 def available_languages(app: Sphinx) -> set[str]:

@@ -35,7 +35,8 @@ def test_a_lone_build_offers_only_its_own_language_and_names_the_command(tmp_pat
     links = language_links("en", "rules/play", available)
     assert [(link["code"], link["url"]) for link in links] == [("en", "play.html")]
     assert more_languages(app.config) == (
-        'The other languages are built by <code class="docutils literal">python -m docs.build_all</code>')
+        'The other languages are built by <code class="docutils literal" dir="ltr" style="white-space: nowrap">'
+        'python -m docs.build_all</code>')
 
 
 def test_languages_built_beside_it_and_those_of_the_same_command_are_offered(tmp_path: Path) -> None:
