@@ -48,7 +48,8 @@ gettext_uuid = False
 gettext_location = True  # a message's location (spec/clauses.yaml:LINE for a clause) is shown to translators
 translation_progress_classes = "untranslated"  # an untranslated paragraph is marked in the HTML (and counted)
 
-exclude_patterns = ["_build", "examples/**/node_modules", "README.md", "**/README.md", "locale/REVIEW.md"]  # REVIEW.md: the translators' notes
+# locale/REVIEW.md: the translators' review notes, not a page of the book.
+exclude_patterns = ["_build", "examples/**/node_modules", "README.md", "**/README.md", "locale/REVIEW.md"]
 templates_path = ["_templates"]  # langswitch.html: the language switcher in the sidebar
 # The card stylesheet is shared with the play table: one file, copied into _static.
 html_static_path = ["_static", str(ROOT / "hakka_play" / "static" / "cards.css")]
