@@ -38,10 +38,11 @@ def _run(args: list[str], cwd: Path = ROOT) -> None:
         raise SystemExit(f"build_all: `{' '.join(args)}` failed (exit {proc.returncode})")
 
 
-def build_html(lang: str, strict: bool) -> float:
-    """One language's HTML; returns the seconds it took."""
+def build_html(lang: str, strict: bool, languages: tuple[str, ...] = LANGUAGES) -> float:
+    """One language's HTML, its switcher linking to ``languages`` (this run's); returns the seconds it took."""
     start = time.monotonic()
     args = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-D", f"language={lang}",
+            "-D", f"hakka_languages={','.join(languages)}",
             "-d", str(BUILD / "doctrees" / lang), str(DOCS), str(BUILD / "html" / lang)]
     if strict:
         args[3:3] = ["-W", "--keep-going"]
@@ -130,8 +131,9 @@ def main(argv: list[str] | None = None) -> int:
         print_stats()
         return 0
     total = 0.0
-    for lang in args.lang or LANGUAGES:
-        took = build_html(lang, args.strict)
+    languages = tuple(args.lang or LANGUAGES)
+    for lang in languages:
+        took = build_html(lang, args.strict, languages)
         total += took
         print(f"{lang}: {took:.0f} s -> {BUILD / 'html' / lang / 'index.html'}", flush=True)
     print(f"all: {total:.0f} s")

@@ -9,7 +9,13 @@ A catalog passes when, against the templates of the book as it is now (``docs/_b
   means ``python -m docs.build_all gettext`` was not run after a change: it counts as untranslated);
 * no message is untranslated (an empty msgstr, or an empty plural form) and none is fuzzy;
 * no **prose** message is its own English: a msgstr equal to its msgid is allowed only where the
-  message is notation, decided by :func:`prose_words` (no list of exceptions).
+  message is notation, decided by :func:`prose_words` (no list of exceptions);
+* no msgstr uses, in its prose, a word of its language's list of **wrong terms**
+  (``locale/wrong_terms.yaml``: English left in prose, or a word of the wrong sense, each with the
+  word to use), which :func:`check_wrong_terms` applies to the table's catalogs too;
+* every word the **theme** writes in the book's pages (:data:`THEME_WORDS`) has a translation in
+  Sphinx's own catalogs: the book's additions in ``docs/_theme_locale/<lang>/LC_MESSAGES/sphinx.po``
+  first, then the catalog Sphinx ships; neither empty, nor its own English, nor a wrong term.
 
 :func:`prose_words` removes what stays as it is in every language (``locale/README.md``,
 "What stays as it is"): literals and code (````x````, ```x```), roles and links, placeholders
@@ -26,9 +32,26 @@ over is always English.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+WRONG_TERMS = DOCS / "locale" / "wrong_terms.yaml"
+THEME_LOCALE = DOCS / "_theme_locale"
+
+#: The words of the theme (Sphinx's basic theme, alabaster and Sphinx's HTML writer) that the book's
+#: pages show, in the "sphinx" catalog. Alabaster writes the first three in English whatever the
+#: language; docs/_ext/hakka_site.py passes them through the same catalog.
+THEME_WORDS = (
+    "Previous document", "Next document", "Main",
+    "Navigation", "Quick search", "Go", "Search", "search", "Index",
+    "Link to this heading", "Link to this term", "Link to this definition", "Link to this table",
+    "Link to this code", "Link to this image",
+    "Please activate JavaScript to enable the search\n    functionality.",
+    "Searching for multiple words only shows matches that contain\n    all words.",
+)
 
 #: Languages written in Latin script, where a single word may be the same as in English.
 LATIN_SCRIPT = frozenset({"en", "de", "fr"})
@@ -50,6 +73,8 @@ _NOTATION = [
     r"\b[A-Z]{2,}[0-9]*s?\b",  # abbreviations and IDs in capitals: ID, PP, JSON, FAIL
 ]
 _NOTATION_RE = re.compile("|".join(f"(?:{p})" for p in _NOTATION))
+#: Code, links, placeholders and paths: where a wrong term may stand (the first ten of _NOTATION).
+_CODE_RE = re.compile("|".join(f"(?:{p})" for p in _NOTATION[:10]))
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _LATIN = re.compile(r"[A-Za-z]")
 
@@ -74,11 +99,13 @@ class Problem:
     language: str
     catalog: str
     line: int | None
-    kind: str  # missing, untranslated, fuzzy, english
+    kind: str  # missing, untranslated, fuzzy, english, wrong-term
     msgid: str
+    detail: str = ""  # wrong-term: the word and the word to use
+    folder: str = "docs/locale"
 
     def __str__(self) -> str:
-        where = f"docs/locale/{self.language}/LC_MESSAGES/{self.catalog}.po"
+        where = f"{self.folder}/{self.language}/LC_MESSAGES/{self.catalog}.po"
         where += f":{self.line}" if self.line else ""
         text = " ".join(self.msgid.split())
         text = text if len(text) <= 90 else text[:87] + "..."
@@ -87,12 +114,106 @@ class Problem:
             "untranslated": "is not translated",
             "fuzzy": "is fuzzy (check the msgstr against the changed English, then remove the flag)",
             "english": "is translated by its own English (a prose message, not notation)",
+            "wrong-term": f"is translated with {self.detail}",
         }[self.kind]
         return f"{where}: {text!r} {what}"
 
 
 def _texts(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, tuple | list) else [str(value or "")]
+
+
+@dataclass(frozen=True)
+class WrongTerm:
+    wrong: str
+    use: str
+    why: str
+    scope: str = "all"  # or "theme": the theme's words only
+
+    def found_in(self, text: str) -> bool:
+        """Does ``text`` use the word in its prose (outside code, links and placeholders)?"""
+        prose = _CODE_RE.sub(" ", text)
+        if all(c == "-" or unicodedata.name(c, "").startswith("LATIN") for c in self.wrong):
+            return re.search(rf"(?<![\w-]){re.escape(self.wrong)}(?![\w-])", prose, re.I) is not None
+        return self.wrong in prose
+
+
+def load_wrong_terms(path: Path = WRONG_TERMS) -> dict[str, list[WrongTerm]]:
+    """``locale/wrong_terms.yaml``: per language, the words its prose must not use."""
+    import yaml
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    terms: dict[str, list[WrongTerm]] = {}
+    for lang, entries in data.items():
+        for n, entry in enumerate(entries):
+            if not isinstance(entry, dict) or not {"wrong", "use", "why"} <= set(entry) <= {
+                    "wrong", "use", "why", "scope"} or entry.get("scope", "all") not in ("all", "theme"):
+                raise ValueError(f"{path}: {lang}[{n}] needs the keys wrong, use, why (and may have scope: "
+                                 f"all or theme): {entry!r}")
+            if not isinstance(entry["wrong"], str):
+                raise ValueError(f"{path}: {lang}[{n}]: quote the word {entry['wrong']!r} (YAML reads it as "
+                                 f"{type(entry['wrong']).__name__})")
+            terms.setdefault(str(lang), []).append(WrongTerm(entry["wrong"], str(entry["use"]), str(entry["why"]),
+                                                             str(entry.get("scope", "all"))))
+    return terms
+
+
+def _wrong(message_strings: Sequence[str], terms: Sequence[WrongTerm]) -> list[WrongTerm]:
+    return [t for t in terms if any(t.found_in(s) for s in message_strings)]
+
+
+def _describe(term: WrongTerm) -> str:
+    return f"{term.wrong!r} ({term.why}): write {term.use}"
+
+
+def check_wrong_terms(po: Path, language: str, terms: Mapping[str, Sequence[WrongTerm]] | None = None,
+                      folder: str = "docs/locale") -> list[Problem]:
+    """The msgstrs of ``po`` that use a wrong term of ``language`` (any catalog: the book's, the table's)."""
+    from babel.messages.pofile import read_po
+
+    wanted = [t for t in (load_wrong_terms() if terms is None else terms).get(language, []) if t.scope == "all"]
+    with po.open("rb") as f:
+        catalog = read_po(f)
+    return [
+        Problem(language, po.stem, m.lineno, "wrong-term", _texts(m.id)[0], _describe(term), folder)
+        for m in catalog if m.id and not m.fuzzy
+        for term in _wrong(_texts(m.string), wanted)
+    ]
+
+
+def _sphinx_catalog(language: str) -> Path:
+    import sphinx
+
+    return Path(sphinx.__file__).parent / "locale" / language / "LC_MESSAGES" / "sphinx.po"
+
+
+def check_theme(languages: Iterable[str], theme_locale: Path = THEME_LOCALE,
+                terms: Mapping[str, Sequence[WrongTerm]] | None = None) -> list[Problem]:
+    """Every word of :data:`THEME_WORDS` translated for each language by the book's theme catalog or Sphinx's."""
+    from babel.messages.pofile import read_po
+
+    terms = load_wrong_terms() if terms is None else terms
+    problems: list[Problem] = []
+    for lang in languages:
+        ours = theme_locale / lang / "LC_MESSAGES" / "sphinx.po"
+        catalogs = []
+        for po in (ours, _sphinx_catalog(lang)):
+            if po.exists():
+                with po.open("rb") as f:
+                    catalogs.append(read_po(f))
+        for word in THEME_WORDS:
+            found = [m for cat in catalogs if (m := cat.get(word)) is not None and m.string and not m.fuzzy]
+            line = found[0].lineno if found and ours.exists() and catalogs[0].get(word) is found[0] else None
+            where = dict(language=lang, catalog="sphinx", line=line, msgid=word, folder="docs/_theme_locale")
+            if not found:
+                problems.append(Problem(kind="untranslated", **where))  # type: ignore[arg-type]
+                continue
+            strings = _texts(found[0].string)
+            if word in strings and not copy_allowed(word, lang):
+                problems.append(Problem(kind="english", **where))  # type: ignore[arg-type]
+            for term in _wrong(strings, terms.get(lang, [])):
+                problems.append(Problem(kind="wrong-term", detail=_describe(term), **where))  # type: ignore[arg-type]
+    return problems
 
 
 def check_catalog(po: Path, language: str, template: Path | None = None) -> list[Problem]:
@@ -122,12 +243,15 @@ def check_catalog(po: Path, language: str, template: Path | None = None) -> list
             problems.append(Problem(language, name, line, "fuzzy", ids[0]))
         elif any(s in ids for s in strings) and not all(copy_allowed(i, language) for i in ids):
             problems.append(Problem(language, name, line, "english", ids[0]))
-    return problems
+    return problems + check_wrong_terms(po, language)
 
 
-def check(locale: Path, languages: Iterable[str], templates: Path | None = None) -> list[Problem]:
-    """Every catalog of every language; a language without catalogs is one problem, not a pass."""
-    problems: list[Problem] = []
+def check(locale: Path, languages: Iterable[str], templates: Path | None = None,
+          theme_locale: Path | None = THEME_LOCALE) -> list[Problem]:
+    """Every catalog of every language, and the theme's words (unless ``theme_locale`` is None);
+    a language without catalogs is one problem, not a pass."""
+    languages = list(languages)
+    problems: list[Problem] = check_theme(languages, theme_locale) if theme_locale is not None else []
     for lang in languages:
         folder = locale / lang / "LC_MESSAGES"
         pos = sorted(folder.glob("*.po"))

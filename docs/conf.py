@@ -48,7 +48,8 @@ gettext_uuid = False
 gettext_location = True  # a message's location (spec/clauses.yaml:LINE for a clause) is shown to translators
 translation_progress_classes = "untranslated"  # an untranslated paragraph is marked in the HTML (and counted)
 
-exclude_patterns = ["_build", "examples/**/node_modules", "README.md", "**/README.md"]
+# locale/REVIEW.md: the translators' review notes, not a page of the book.
+exclude_patterns = ["_build", "examples/**/node_modules", "README.md", "**/README.md", "locale/REVIEW.md"]
 templates_path = ["_templates"]  # langswitch.html: the language switcher in the sidebar
 # The card stylesheet is shared with the play table: one file, copied into _static.
 html_static_path = ["_static", str(ROOT / "hakka_play" / "static" / "cards.css")]
@@ -81,6 +82,14 @@ hakka_site_text = {
         "ar": "القواعد، القرارات، المطابقة",
     },
     "language": {"en": "Language", "de": "Sprache", "fr": "Langue", "hi": "भाषा", "ar": "اللغة"},
+    # The switcher of a build without the other languages beside it says how to build them.
+    "more_languages": {
+        "en": "The other languages are built by {command}",
+        "de": "Die anderen Sprachen baut {command}",
+        "fr": "Les autres langues se construisent avec {command}",
+        "hi": "अन्य भाषाएँ {command} से बनती हैं",
+        "ar": "تُبنى اللغات الأخرى بالأمر {command}",
+    },
 }
 
 autodoc_member_order = "bysource"

@@ -13,10 +13,9 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
-from conformance.loader import BODY_KINDS, Scenario, load_scenarios
+from conformance.loader import Scenario
 from conformance.paths import DEFAULT_SCENARIOS_DIR, default_spec_dir
-from conformance.schemas import load_schemas
-from conformance.specdata import load_spec_data
+from tools import readme_numbers
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -47,36 +46,56 @@ def _text() -> str:
 
 @lru_cache(maxsize=1)
 def _corpus() -> tuple[Scenario, ...]:
-    spec_dir = default_spec_dir()
-    return tuple(load_scenarios([DEFAULT_SCENARIOS_DIR], load_schemas(spec_dir / "schema"), load_spec_data(spec_dir)))
+    return readme_numbers.load_corpus()
 
 
-def _folder(scenario: Scenario) -> str:
-    return Path(scenario.file).resolve().relative_to(DEFAULT_SCENARIOS_DIR.resolve()).parts[0]
+def _stale(new: str) -> str:
+    return (f"README.md's numbers are not the corpus's: run `{readme_numbers.COMMAND}` to rewrite them\n"
+            + readme_numbers.diff(README.read_text(encoding="utf-8"), new))
 
 
-def test_readme_counts_the_corpus_by_kind() -> None:
-    text, scenarios = _text(), _corpus()
-    worked = [s for s in scenarios if not s.generated]
-    kinds = Counter(s.kind for s in worked)
-    listed = ", ".join(f"{kinds[k]} {k}" for k in BODY_KINDS[:-1]) + f" and {kinds[BODY_KINDS[-1]]} {BODY_KINDS[-1]}"
-    expected = [f"**{len(scenarios)} scenarios**", f"**{len(worked)}** of them", f"{listed} scenarios",
-                f"holds {len(scenarios) - len(worked)} regression vectors"]
-    ended = [s for s in worked if s.kind == "trajectory" and "end" in (s.body.get("final", {}).get("result") or {})]
-    games = [s for s in worked if s.kind == "game" and s.body.get("final", {}).get("phase") == "game-over"]
-    expected.append(f"{len(ended)} hands played to their end and {len(games)} complete 4-hand games")
-    missing = [phrase for phrase in expected if phrase not in text]
-    assert not missing, "README.md should say: " + "; ".join(missing)
+def test_readme_numbers_are_those_of_the_corpus() -> None:
+    """The total, the kinds, the hands and games, the vectors and the folder list (tools/readme_numbers.py)."""
+    text = README.read_text(encoding="utf-8")
+    new = readme_numbers.render(text, _corpus())
+    assert new == text, _stale(new)
 
 
-def test_readme_names_every_folder_of_the_corpus_with_its_count() -> None:
-    text, scenarios = _text(), _corpus()
-    folders = Counter(_folder(s) for s in scenarios)
-    missing = [f"`{name}/` ({n}" for name, n in sorted(folders.items()) if f"`{name}/` ({n}" not in text]
-    assert not missing, "README.md's folder list should hold: " + ", ".join(missing)
-    paragraph = text[text.index("By folder:"):text.index("`hakka-conformance list` prints them all")]
-    cited = set(re.findall(r"`([a-z-]+)/` \(", paragraph))
-    assert cited <= set(folders), f"README.md cites folders that do not exist: {sorted(cited - set(folders))}"
+def test_a_scenario_added_in_a_new_folder_changes_the_numbers(tmp_path: Path) -> None:
+    scenarios = tmp_path / "scenarios"
+    shutil.copytree(DEFAULT_SCENARIOS_DIR, scenarios)
+    (scenarios / "mine").mkdir()
+    (scenarios / "mine" / "single.yaml").write_text(ADDED, encoding="utf-8")
+    corpus = readme_numbers.load_corpus(scenarios)
+    text = README.read_text(encoding="utf-8")
+    new = readme_numbers.render(text, corpus, scenarios_dir=scenarios)
+    old_total = len(_corpus())
+    assert f"**{old_total + 1} scenarios**" in new and f"**{old_total} scenarios**" in text
+    kinds = Counter(s.kind for s in _corpus() if not s.generated)
+    assert f"{kinds['pattern'] + 1} pattern, {kinds['trajectory']} trajectory" in " ".join(new.split())
+    assert "\n- `mine/` (1)\n" in new
+    # The folders' descriptions stay as the README writes them.
+    assert "- `patterns/` (" in new and "): classification and comparison of Runs, Sets and Singles\n" in new
+    assert readme_numbers.COMMAND in _stale(new)
+
+
+def test_the_script_names_a_sentence_that_is_gone() -> None:
+    text = README.read_text(encoding="utf-8").replace("regression vectors recorded", "vectors recorded")
+    with pytest.raises(readme_numbers.ReadmeError, match="regression vectors"):
+        readme_numbers.render(text, _corpus())
+
+
+ADDED = """scenarios:
+  - id: zz-readme-added-single
+    title: A Gon Single is not beaten by a higher Sup Single
+    clauses: [PAT-6]
+    requires: {D7: same-suit}
+    notes: Singles compare within the suit of the card winning the round (D7).
+    pattern:
+      current: "Gon5"
+      challenger: "Sup8"
+      expect: does-not-beat
+"""
 
 
 def test_readme_counts_the_mutants() -> None:
@@ -109,15 +128,12 @@ def test_readme_sample_failure_is_what_the_runner_prints(capsys: pytest.CaptureF
     assert printed[:len(wanted)] == wanted, "\n".join(printed[:len(wanted)])
 
 
-def test_readme_closing_line_of_the_node_example_is_true(capsys: pytest.CaptureFixture[str]) -> None:
-    if shutil.which("node") is None:
+def test_readme_closing_line_of_the_node_example_is_true() -> None:
+    counts = readme_numbers.node_counts()
+    if counts is None:
         pytest.skip("node is not installed")
-    example = README.parent / "docs" / "examples" / "node-engine" / "engine.js"
-    main(["run", "-q", "--engine", f"cmd:node {example}"])
-    closing = capsys.readouterr().out.strip().splitlines()[-1]
-    # "552 scenario(s) in 0.43 s: 203 passed, 0 failed, 349 skipped (a capability, …)": the counts, as printed
-    counts = closing.split(": ", 1)[1].split(" (")[0]
-    assert f"(`{counts}`)" in _text(), f"README.md should quote the closing line's counts (`{counts}`): {closing}"
+    text = README.read_text(encoding="utf-8")
+    assert f"(`{counts}`)" in _text(), _stale(readme_numbers.render(text, _corpus(), counts))
 
 
 def test_readme_says_how_long_the_tests_take_and_offers_a_quick_subset() -> None:

@@ -24,7 +24,8 @@ from hakka_data import (
 from hakka_gettext import N_, _, current_language, ngettext
 
 SUIT_CLASS = {"Sup": "sup", "Gon": "gon", "Zok": "zok", "Sin": "sin", None: "wan"}
-SUIT_LABEL = {"Sup": "Sup", "Gon": "Gon", "Zok": "Zok", "Sin": "Sin", None: "Wan"}
+# A card's face names its suit in the page's language, the seed's own word, as the table's cards do.
+SUIT_LABEL = {"Sup": N_("Sup"), "Gon": N_("Gon"), "Zok": N_("Zok"), "Sin": N_("Sin"), None: N_("Wan")}
 # English msgids of the catalog hakka (N_); translated with _() where they are drawn.
 VERB_TEXT = {
     "call": N_("calls"),
@@ -45,7 +46,8 @@ def card_html(card: Card, elder: bool = False, down: bool = False) -> str:
         classes.append("hk-elder")
     if down:
         classes.append("hk-down")
-    spoken = "Wan Sin" if card.suit is None else f"{card.suit} {card.number}"
+    label = _(SUIT_LABEL[card.suit])
+    spoken = _("Wan Sin") if card.suit is None else f"{label} {card.number}"
     if elder:
         spoken += ", " + _("Elder")
     if down:
@@ -54,7 +56,7 @@ def card_html(card: Card, elder: bool = False, down: bool = False) -> str:
     return (
         f'<span class="{" ".join(classes)}" title="{escape(spoken)}" role="img" aria-label="{escape(spoken)}">'
         f'<span class="hk-num" aria-hidden="true">{card.number}</span>'
-        f'<span class="hk-suit" aria-hidden="true">{SUIT_LABEL[card.suit]}</span>{star}</span>'
+        f'<span class="hk-suit" aria-hidden="true">{escape(label)}</span>{star}</span>'
     )
 
 

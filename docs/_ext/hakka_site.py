@@ -3,7 +3,11 @@
 * **Language switcher**: every page links to the same page in each language's build
   (``docs/_build/html/<lang>/<page>.html``, siblings), in the sidebar
   (``_templates/langswitch.html``). Each language is named in its own script
-  (its autonym), which is how a reader finds their language among others.
+  (its autonym), which is how a reader finds their language among others. It offers
+  only the languages that exist beside this build: those built before it (a sibling
+  ``../<lang>/index.html``) and those its command builds too (``hakka_languages``, which
+  ``python -m docs.build_all`` sets); where some are missing, it names the command that
+  builds them (``hakka_site_text["more_languages"]``), so that no link is dead.
 * **Direction**: ``<html lang="ar" dir="rtl">`` (``ltr`` elsewhere). The theme's template
   writes ``<html lang>`` outside any block, so ``dir`` is added to each written page.
   The layout is mirrored by ``_static/hakka-layout.css`` (CSS logical properties).
@@ -17,6 +21,7 @@
 from __future__ import annotations
 
 import re
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -66,20 +71,40 @@ def site_text(config: Config, key: str) -> str:
     return entry.get(str(config.language), entry.get("en", key))
 
 
-def language_links(language: str, pagename: str) -> list[dict[str, Any]]:
-    """The same page in each language's build: ``../`` up to the language folder, then across."""
+def language_links(language: str, pagename: str, available: set[str] | None = None) -> list[dict[str, Any]]:
+    """The same page in each available language's build: ``../`` up to the language folder, then
+    across; the page itself for its own language (whatever its folder is called)."""
     up = "../" * (pagename.count("/") + 1)
+    own = pagename.rsplit("/", 1)[-1] + ".html"
     return [
-        {"code": code, "name": name, "dir": d, "url": f"{up}{code}/{pagename}.html", "current": code == language}
+        {"code": code, "name": name, "dir": d, "url": own if code == language else f"{up}{code}/{pagename}.html",
+         "current": code == language}
         for code, (name, d) in BOOK_LANGUAGES.items()
+        if available is None or code in available or code == language
     ]
+
+
+def more_languages(config: Config) -> str:
+    """The switcher's line (HTML) naming the command that builds every language."""
+    text = escape(site_text(config, "more_languages"))
+    command = '<code class="docutils literal" dir="ltr" style="white-space: nowrap">python -m docs.build_all</code>'
+    return text.replace("{command}", command)
+
+
+def available_languages(app: Sphinx) -> set[str]:
+    """The languages this build's switcher may link to: built beside it already, or built by the same command."""
+    planned = {code.strip() for code in str(app.config.hakka_languages or "").split(",") if code.strip()}
+    beside = {code for code in BOOK_LANGUAGES if (Path(app.outdir).parent / code / "index.html").exists()}
+    return planned | beside | {str(app.config.language or "en")}
 
 
 def on_html_page_context(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
     language = str(app.config.language or "en")
-    context["hk_languages"] = language_links(language, pagename)
+    available = available_languages(app)
+    context["hk_languages"] = language_links(language, pagename, available)
+    context["hk_more_languages"] = "" if set(BOOK_LANGUAGES) <= available else more_languages(app.config)
     context["hk_dir"] = direction(language)
     context["hk_switch_label"] = site_text(app.config, "language")
 
@@ -89,19 +114,35 @@ def add_dir(html: str, dir_: str) -> str:
     return _HTML_TAG.sub(lambda m: f'<html{m.group(1)} dir="{dir_}">', html, count=1)
 
 
+# Attributes the theme writes in English whatever the language (alabaster's links to the previous and
+# next page, the basic theme's sidebar label): passed through Sphinx's own catalog ("sphinx"), which
+# docs/_theme_locale/<lang>/LC_MESSAGES/sphinx.po completes (docs/catalog_gate.py checks it).
+THEME_ATTRIBUTES = (("title", "Previous document"), ("title", "Next document"), ("aria-label", "Main"))
+
+
+def theme_words(html: str) -> str:
+    """``html`` with the theme's English attributes in the build's language."""
+    from sphinx.locale import _
+
+    for attribute, word in THEME_ATTRIBUTES:
+        html = html.replace(f'{attribute}="{word}"', f'{attribute}="{escape(_(word))}"')
+    return html
+
+
 def on_build_finished(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     dir_ = direction(app.config.language)
     for page in Path(app.outdir).rglob("*.html"):
         text = page.read_text(encoding="utf-8")
-        new = add_dir(text, dir_)
+        new = theme_words(add_dir(text, dir_))
         if new != text:
             page.write_text(new, encoding="utf-8")
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("hakka_site_text", {}, "html")
+    app.add_config_value("hakka_languages", "", "html")  # "en,de,…": built by the same command
     app.connect("config-inited", on_config_inited, priority=900)
     app.connect("html-page-context", on_html_page_context)
     app.connect("build-finished", on_build_finished)

@@ -21,6 +21,23 @@
     const a = el("a", "pl-rule", c.id); a.href = c.href; a.target = "_blank"; return a;
   }
 
+  // A step's label and a state's phase in the page's language (the model, conformance/replay.py, labels in
+  // English); an action stays notation, isolated so that it keeps its order in right-to-left text.
+  const PHASES = { calling: _("Calling"), tigers: _("Five Tigers"), playing: _("Playing"), claim: _("Claim"),
+    ended: _("hand over"), "game-over": _("game over") };
+  const notation = (text) => { const b = el("bdi", "", text); b.dir = "ltr"; return b; };
+  const MARK = "\u0000";  // where the action goes in the translated sentence, whatever the word order
+  const around = (text, node) => { const [before, after = ""] = text.split(MARK); return [before, node, after]; };
+  function stepLabel(s) {
+    const span = el("span", "rp-label");
+    const parts = { setup: [_("the deal")], expect: [_("check")], final: [_("final")],
+      start: [_("a setup to refuse as {error}", { error: s.expected_error })],
+      do: around(_("seat {seat}: {action}", { seat: s.seat, action: MARK }), notation(s.action)),
+      reject: around(_("seat {seat} tries {action}", { seat: s.seat, action: MARK }), notation(s.action)) }[s.kind];
+    if (!parts) { span.lang = "en"; span.dir = "auto"; span.textContent = s.label; return span; }
+    span.append(...parts);
+    return span;
+  }
   // A pattern scenario drawn as cards: the play to beat and its challenger, or the cards to classify,
   // with the verdict the scenario expects. The request itself stays below, as sent.
   const VERDICT = { beats: _("beats it"), "does-not-beat": _("does not beat it"), run: _("Run"), set: _("Set"), single: _("Single"), none: _("no pattern") };
@@ -121,7 +138,7 @@
     const nav = el("div", "rp-nav");
     const prev = el("button", "pl-btn", _("previous")); prev.id = "prev"; prev.onclick = () => show(at - 1); prev.disabled = at === 0;
     const next = el("button", "pl-btn", _("next")); next.id = "next"; next.onclick = () => show(at + 1); next.disabled = at === data.steps.length - 1;
-    nav.append(prev, next, el("strong", "", _("Step {at} of {last}:", { at, last: data.steps.length - 1 }) + " "), english("span", "rp-label", s.label));
+    nav.append(prev, next, el("strong", "", _("Step {at} of {last}:", { at, last: data.steps.length - 1 }) + " "), stepLabel(s));
     if (s.line) nav.append(el("span", "pl-muted", `(${data.file}:${s.line})`));
     main.append(nav);
     if (s.outcome) {
@@ -139,7 +156,7 @@
     const st = s.state;
     if (!st) { expect(); return; }
     const info = el("p", "");
-    info.textContent = _("phase {phase} · to act: {who}", { phase: st.phase, who: st.to_act === null ? _("nobody") : _("Seat {seat}", { seat: st.to_act }) })
+    info.textContent = _("phase {phase} · to act: {who}", { phase: PHASES[st.phase] || st.phase, who: st.to_act === null ? _("nobody") : _("Seat {seat}", { seat: st.to_act }) })
       + (st.game ? " · " + _("game hand {hand}, scores {scores}", { hand: st.game.hand, scores: st.game.scores.join(" / ") }) : "");
     main.append(info);
     const seats = el("div", "rp-seats");

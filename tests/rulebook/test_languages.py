@@ -179,3 +179,24 @@ def test_the_area_is_named_in_the_page_language(book: Book) -> None:
     ar = (book("ar") / "rules" / "call.html").read_text(encoding="utf-8")
     intro = re.search(r'<p class="hk-area-intro">(.*?)</p>', ar, re.S)
     assert intro is not None and "calling" not in intro.group(1), intro.group(1) if intro else "no intro"
+
+
+@pytest.mark.parametrize(("lang", "sup", "wan"), [("hi", "सुप", "वैन सिन"), ("ar", "صب", "وان سِن"), ("de", "Sup", "Wan Sin")])
+def test_a_drawn_card_names_its_suit_in_the_page_language(tmp_path: Path, lang: str, sup: str, wan: str) -> None:
+    """As the table's cards do (hakka_play/static/cards.js): the seed's word on the face and in the label."""
+    import shutil
+    import sys
+
+    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+    import hakka_gettext
+    from hakka_data import Card
+    from hakka_render import card_html
+
+    shutil.copytree(ROOT / "docs" / "locale" / lang, tmp_path / lang)
+    hakka_gettext.activate(tmp_path, lang)
+    try:
+        sup3, wan_sin = card_html(Card("Sup3")), card_html(Card("WanSin"))
+    finally:
+        hakka_gettext.activate(tmp_path, "en")
+    assert f'<span class="hk-suit" aria-hidden="true">{sup}</span>' in sup3 and f'aria-label="{sup} 3"' in sup3
+    assert f'aria-label="{wan}"' in wan_sin
