@@ -365,11 +365,13 @@ class PlayServer:
                 await ws.send_text(json.dumps(self.error(message.msg, lang)))
                 await ws.close(code=message.code, reason=f"close code {message.code}")
                 return
+            version = table.version
             answer = self.handle(table, seat, message, lang)
             held.last_active = self.clock()
             if answer is not None:
                 await ws.send_text(json.dumps(answer))
-                continue
+                if table.version == version:  # refused, nothing changed
+                    continue
             await self.broadcast(table)
             self.wake_bots(table)
 

@@ -215,14 +215,16 @@ class Table:
             raise TableError(Msg("the hand is over: the table waits for every player to press Next hand"), seat=seat)
         record = self.current
         hand = record.hand
-        logged = len(hand.events)
         try:
             events = self.game.apply(seat, action)
         except SetupError as exc:
-            if hand.phase != Phase.ENDED:
-                raise
-            self.problem = f"the next deal cannot be made: {exc}"  # the action stood (Game.apply)
-            events = tuple(hand.events[logged:])  # and its events are in the hand's log
+            # Game.apply refused the move that would need the missing deal: the game is as it was before
+            # it (its hand a fresh replay of the same moves), the move is not applied, and the table stops
+            # with the problem shown to everyone.
+            record.hand = self.game.hand
+            self.problem = f"the next deal cannot be made: {exc}"
+            self.version += 1
+            raise
         self.version += 1
         self._track_rounds(record, events)
         if hand.phase == Phase.ENDED:
