@@ -39,6 +39,7 @@ import asyncio
 import contextlib
 import html
 import json
+import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -60,11 +61,13 @@ from reference_engine import Action, HakkaError
 
 from .doors import LOOPBACK, POLICY, ASGIApp, BadFrame, Doors, Limits, read_frame
 from .i18n import COOKIE, LANGUAGES, Msg, choose, page, rulebook_text, statement
+from .store import Move, Store
 from .table import BotTurn, Table, TableError
 
 STATIC = Path(__file__).resolve().parent / "static"
 BUILT_RULEBOOK = PACKAGE_DIR.parent / "docs" / "_build" / "html"  # a checkout's built book, if any
 FORBIDDEN = 4403  # WebSocket close code: no such table or seat
+SAVE_FAILED = 1011  # WebSocket close code: the store refused the table's change (RFC 6455: an unexpected condition)
 JANITOR_SECONDS = 30.0
 THINK_SECONDS = 5.0
 """The longest a bot may think over one move (the rule-aware bot takes microseconds, the IS-MCTS bot its
@@ -135,8 +138,10 @@ class PlayServer:
     def __init__(self, bot_delay: float = 0.6, rulebook: Rulebook | None = None,
                  replays: dict[str, str] | None = None, limits: Limits | None = None,
                  allowed_hosts: Iterable[str] = LOOPBACK, clock: Callable[[], float] = time.monotonic,
-                 think_seconds: float = THINK_SECONDS) -> None:
+                 think_seconds: float = THINK_SECONDS, store: Store | None = None) -> None:
         self.open: dict[str, Open] = {}
+        self.store = store
+        """Where every table and accepted move is kept (:mod:`~hakka_play.store`); ``None``: in memory only."""
         self.bot_delay = bot_delay
         self.think_seconds = think_seconds
         self.thinking: set[asyncio.Future[Action]] = set()
@@ -147,14 +152,55 @@ class PlayServer:
         self.limits = limits or Limits()
         self.allowed_hosts = tuple(allowed_hosts)
         self.clock = clock
+        if store is not None:  # every table the store holds open comes back at its last accepted move
+            for record in store.open_tables():
+                self._hold(Table.restore(record))
 
     @property
     def tables(self) -> dict[str, Table]:
         return {tid: held.table for tid, held in self.open.items()}
 
     def add_table(self, table: Table) -> Table:
+        if self.store is not None:
+            self.store.add(table.record())
+        return self._hold(table)
+
+    def _hold(self, table: Table) -> Table:
         self.open[table.id] = Open(table, last_active=self.clock())
+        if self.store is not None:
+            table.journal = self
         return table
+
+    # ------------------------------------------------------------ the store, told before anyone else
+
+    def moved(self, table: Table, n: int, move: Move) -> None:
+        """Keep ``table``'s accepted move (:class:`~hakka_play.table.Journal`); it returns once the move is durable."""
+        assert self.store is not None
+        try:
+            self.store.move(table.id, n, move)
+        except sqlite3.Error as exc:
+            self._lost(table, exc)
+
+    def seated(self, table: Table, seat: int) -> None:
+        assert self.store is not None
+        try:
+            self.store.seat(table.id, table.seat_record(seat))
+        except sqlite3.Error as exc:
+            self._lost(table, exc)
+
+    def _lost(self, table: Table, exc: Exception) -> None:
+        """The store refused a change: the table leaves memory untold (a restart resumes it at its last kept
+        move), and its sockets are closed, so that nobody sees what was not kept."""
+        held = self.open.pop(table.id, None)
+        table.problem = f"the table could not be saved ({exc})"
+        table.journal = None
+        if held is None:
+            return
+        if held.bots is not None:
+            held.bots.cancel()
+        for sockets in held.sockets.values():
+            for ws in list(sockets):
+                asyncio.get_running_loop().create_task(ws.close(code=SAVE_FAILED, reason="the table could not be saved"))
 
     def links(self, table: Table, base: str = "") -> list[dict[str, Any]]:
         """Every person's seat link: for the command line that started the server, never for a page."""
@@ -184,6 +230,8 @@ class PlayServer:
         held = self.open.pop(tid, None)
         if held is not None and held.bots is not None:
             held.bots.cancel()
+        if held is not None and self.store is not None:
+            self.store.close(tid)
 
     async def _janitor(self) -> None:
         while True:
