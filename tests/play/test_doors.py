@@ -233,3 +233,35 @@ def test_the_lobby_lists_open_tables_with_their_free_seats_and_no_token(live) ->
     httpx.post(f"{live.base}/api/join", json={"table": table.id})
     assert httpx.get(f"{live.base}/api/tables").json()["tables"] == []
     assert httpx.post(f"{live.base}/api/join", json={"table": table.id}).status_code == 409
+
+
+def test_a_hostile_cookie_does_not_stall_the_event_loop(live) -> None:
+    # CVE-2024-7592: http.cookies (and Starlette's parser, which uses its unquoting) is quadratic in the
+    # backslashes of a quoted value; 15,000 of them took about 2 s here, during which no table was served.
+    # The doors read only the table's own cookie, linearly, and pass nothing else on.
+    import asyncio
+    import time
+
+    gaps: list[float] = []
+    stop = asyncio.Event()
+
+    async def ticker() -> None:  # the loop's stall: the longest gap between 5 ms sleeps
+        last = time.monotonic()
+        while not stop.is_set():
+            await asyncio.sleep(0.005)
+            now = time.monotonic()
+            gaps.append(now - last)
+            last = now
+
+    ticking = asyncio.run_coroutine_threadsafe(ticker(), live.loop)
+    time.sleep(0.1)
+    cookie = 'x="' + "\\" * 15_000 + '"; hakka_lang=de'
+    refused = httpx.get(live.base + "/api/tables", headers={"Host": "evil.example", "Cookie": cookie}, timeout=30)
+    allowed = httpx.get(live.base + "/", headers={"Cookie": cookie}, timeout=30)
+    huge = httpx.get(live.base + "/", headers={"X-Pad": "a" * 17_000}, timeout=30)
+    live.loop.call_soon_threadsafe(stop.set)
+    ticking.result(10)
+    assert max(gaps) < 0.25, f"the event loop stalled {max(gaps):.2f} s"
+    assert refused.status_code == 403 and "evil.example" in refused.json()["error"]
+    assert allowed.status_code == 200 and 'lang="de"' in allowed.text  # the table's own cookie still counts
+    assert huge.status_code == 431 and "16384" in huge.json()["error"]
