@@ -43,7 +43,6 @@ import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +59,9 @@ from conformance.rulebook import Rulebook
 from reference_engine import Action, HakkaError
 
 from .doors import LOOPBACK, POLICY, ASGIApp, BadFrame, Doors, Limits, read_frame
-from .i18n import COOKIE, LANGUAGES, Msg, choose, page, rulebook_text, statement
+from .held import Open
+from .i18n import COOKIE, LANGUAGES, Msg, language, page, rulebook_text, statement
+from .lobby import lobby_routes
 from .store import Move, Store
 from .table import BotTurn, Table, TableError
 
@@ -112,24 +113,6 @@ def _forget(future: asyncio.Future[Action]) -> None:
     """Read a finished think's outcome, so that one whose table is gone is never logged as unretrieved."""
     if not future.cancelled():
         future.exception()
-
-
-def language(conn: HTTPConnection) -> str:
-    return choose(conn.query_params, conn.cookies, conn.headers)
-
-
-@dataclass
-class Open:
-    """One table the server holds: its sockets (each with its language), when it was last used, its bots."""
-
-    table: Table
-    sockets: dict[int, dict[WebSocket, str]] = field(default_factory=lambda: {i: {} for i in range(4)})
-    last_active: float = 0.0
-    bots: asyncio.Task[None] | None = None
-
-    @property
-    def connected(self) -> int:
-        return sum(len(s) for s in self.sockets.values())
 
 
 class PlayServer:
@@ -489,8 +472,6 @@ class PlayServer:
                 + body + "</div></html>")
 
     def app(self) -> ASGIApp:
-        from .lobby import lobby_routes
-
         routes = [
             Route("/", self.lobby),
             Route("/join/{table}", self.lobby),
