@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -135,6 +136,8 @@ class PlayServer:
         self.limits = limits or Limits()
         self.allowed_hosts = tuple(allowed_hosts)
         self.clock = clock
+        self._replayed: dict[str, asyncio.Future[tuple[bytes, int]]] = {}
+        """Each replay served, as its JSON (built once, by the first request for it)."""
         if store is not None:  # every table the store holds open comes back at its last accepted move
             for record in store.open_tables():
                 self._hold(Table.restore(record))
@@ -433,18 +436,26 @@ class PlayServer:
     async def replay_list(self, request: Request) -> Response:
         named = [{"id": name, "title": ref, "kind": "named", "file": ref, "clauses": [], "generated": False}
                  for name, ref in self.replays.items()]
-        return JSONResponse({"scenarios": named + index()})
+        return JSONResponse({"scenarios": named + await run_in_threadpool(index)})  # the corpus loads off the loop
 
     async def replay_data(self, request: Request) -> Response:
+        """A replay, built once per scenario or trace in a worker thread (the corpus loads in 7-10 s, a long trace
+        in seconds), then served from memory: the set is bounded, only the corpus and the command line's."""
         ref = request.query_params.get("id", "")
         ref = self.replays.get(ref, ref)
-        if ref not in self.replays.values() and not _is_corpus_id(ref):
+        if ref not in self.replays.values() and not await run_in_threadpool(_is_corpus_id, ref):
             return JSONResponse({"error": Msg("no scenario {id}", id=repr(ref)).render(language(request))},
                                 status_code=404)
+        if ref not in self._replayed:
+            self._replayed[ref] = asyncio.ensure_future(run_in_threadpool(self._build_replay, ref))
+        body, status = await asyncio.shield(self._replayed[ref])
+        return Response(body, status_code=status, media_type="application/json")
+
+    def _build_replay(self, ref: str) -> tuple[bytes, int]:
         try:
-            return JSONResponse(load_replay(ref, self.rulebook))
+            return _json(load_replay(ref, self.rulebook)), 200
         except Exception as exc:  # noqa: BLE001 - a ReplayError or a scenario's InputError: shown, never a traceback
-            return JSONResponse({"error": str(exc)}, status_code=404)
+            return _json({"error": str(exc)}), 404
 
     async def rulebook_page(self, request: Request) -> Response:
         path = request.path_params["path"] or "index.html"
@@ -488,6 +499,11 @@ class PlayServer:
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
         return Doors(Starlette(routes=routes, lifespan=self._lifespan), self.allowed_hosts)
+
+
+def _json(content: Any) -> bytes:
+    """The bytes Starlette's JSONResponse would send."""
+    return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode()
 
 
 def _is_corpus_id(ref: str) -> bool:
