@@ -45,6 +45,11 @@ def _parser() -> argparse.ArgumentParser:
                         "e.g. the name friends on your network use (repeatable); pages of other hosts are refused")
     p.add_argument("--max-tables", type=int, default=Limits.max_tables, metavar="N",
                    help=f"tables open at once (default {Limits.max_tables}); idle and finished ones are freed")
+    p.add_argument("--max-tables-per-address", type=int, default=Limits.max_tables_per_address, metavar="N",
+                   help=f"open tables one client address may create in the lobby (default {Limits.max_tables_per_address})")
+    p.add_argument("--messages-per-second", type=int, default=Limits.messages_per_second, metavar="N",
+                   help=f"messages one connection may send in a second (default {Limits.messages_per_second}); "
+                        "the rest are refused")
     p.add_argument("--max-sockets-per-seat", type=int, default=Limits.max_sockets_per_seat, metavar="N",
                    help=f"connections (tabs) open on one seat (default {Limits.max_sockets_per_seat})")
     p.add_argument("--idle-minutes", type=float, default=Limits.idle_seconds / 60, metavar="M",
@@ -110,6 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               "pip install -e '.[play]'", file=sys.stderr)
         return 2
     limits = Limits(max_tables=args.max_tables, max_sockets_per_seat=args.max_sockets_per_seat,
+                    max_tables_per_address=args.max_tables_per_address, messages_per_second=args.messages_per_second,
                     idle_seconds=args.idle_minutes * 60)
     hosts = [*LOOPBACK, *args.allow_host] + ([] if args.host in ("0.0.0.0", "::") else [args.host])
     try:

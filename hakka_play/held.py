@@ -22,6 +22,8 @@ class Open:
     sockets: dict[int, dict[WebSocket, str]] = field(default_factory=lambda: {i: {} for i in range(4)})
     last_active: float = 0.0
     bots: asyncio.Task[None] | None = None
+    address: str = ""
+    """The client address that created the table in the lobby ("" for the command line's, or a restored one)."""
 
     @property
     def connected(self) -> int:

@@ -99,7 +99,14 @@ async def create(server: LobbyHost, request: Request) -> Response:
     full = _room(server, request)
     if full is not None:
         return full
+    address = request.client.host if request.client else ""
+    mine = sum(1 for held in server.open.values() if held.address == address and not held.table.over)
+    if address and mine >= server.limits.max_tables_per_address:
+        return _refuse(request, Msg("your address already has {limit} open tables, the bound of this server "
+                                    "(hakka-play --max-tables-per-address): finish or leave one first",
+                                    limit=server.limits.max_tables_per_address), 429)
     table = server.add_table(Table(humans=range(humans), profile=profile, listed=listed))
+    server.open[table.id].address = address
     seat = table.take_free()
     assert seat is not None  # a new table has every person's seat free
     return JSONResponse({"table": table.id, "seat": seat, "url": _seat_url(table, seat),

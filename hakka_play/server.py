@@ -390,10 +390,20 @@ class PlayServer:
 
     async def _serve(self, held: Open, seat: int, ws: WebSocket, lang: str) -> None:
         table = held.table
+        window: list[float] = []  # when this socket's messages of the last second came
         while True:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
                 return
+            now = time.monotonic()
+            window = [t for t in window if now - t < 1.0]
+            if len(window) >= self.limits.messages_per_second:  # refused unread
+                flood = Msg("more than {limit} messages in a second, the bound of this server "
+                            "(hakka-play --messages-per-second): this one was not read",
+                            limit=self.limits.messages_per_second)
+                await ws.send_text(json.dumps(self.error(flood, lang, kind="refused")))
+                continue
+            window.append(now)
             message = read_frame(frame, self.limits.max_message)
             if isinstance(message, BadFrame):
                 await ws.send_text(json.dumps(self.error(message.msg, lang)))
