@@ -51,8 +51,9 @@ class Limits:
     """Tables open at once (``--max-tables``); a table that would pass it is refused (503)."""
     max_tables_per_address: int = 4
     """Open tables one client address may have created (``--max-tables-per-address``); the next is refused (429)."""
-    messages_per_second: int = 20
-    """Messages one socket may send in a second (``--messages-per-second``); the rest are refused, unread."""
+    messages_per_second: int = 100
+    """Messages one socket may send in a second (``--messages-per-second``); the rest are refused, unread.
+    A person sends a few; a page or script that sends more than this is flooding."""
     max_sockets_per_seat: int = 8
     """Sockets (tabs) open on one seat (``--max-sockets-per-seat``); the next one is closed with 1008."""
     idle_seconds: float = 30 * 60
