@@ -265,17 +265,16 @@ def _stall(live) -> Iterator[list[float]]:
 def test_a_replay_is_built_once_off_the_event_loop(live, monkeypatch: pytest.MonkeyPatch) -> None:
     # The first /api/replay loaded the corpus on the loop (7-10 s), and a long --replay trace was rebuilt on
     # every request (about 5 s for 20,000 steps): here a replay that takes 1 s to build stands for both.
-    import hakka_play.server as server_module
+    from conformance.replay import load_replay as real
 
     built: list[str] = []
-    real = server_module.load_replay
 
     def slow(ref, rulebook=None):
         built.append(ref)
         time.sleep(1.0)
         return real(ref, rulebook)
 
-    monkeypatch.setattr(server_module, "load_replay", slow)
+    monkeypatch.setattr("hakka_play.server.load_replay", slow)
     live.play.replays["cli"] = "obs-discard-hidden-from-others"
     with _stall(live) as gaps:
         first = httpx.get(live.base + "/api/replay?id=cli", timeout=30)

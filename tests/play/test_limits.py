@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -16,7 +17,7 @@ from .client import SeatClient  # noqa: E402
 from .conftest import serving  # noqa: E402
 
 
-def _from(address: str) -> httpx.Client:
+def _from(address: str) -> Any:  # an httpx.Client
     """A client whose connections leave from ``address`` (any of 127.0.0.0/8 reaches the server on 127.0.0.1)."""
     return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=10)
 
