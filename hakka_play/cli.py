@@ -3,6 +3,7 @@
     hakka-play                         a table, you at seat 0, rule-aware bots at the others
     hakka-play --humans 2              two people (each gets a seat link), two bots
     hakka-play --option D7=any-suit    the table plays under that decision option
+    hakka-play --database t.sqlite3    keep the tables there (a restart resumes them)
     hakka-play --replay obs-discard-hidden-from-others   step through a scenario
     hakka-play --replay reports/fuzz/x.trace.json        or a fuzz trace
 """
@@ -21,6 +22,7 @@ from reference_engine import Profile, SetupError
 
 from .bots import BOTS
 from .doors import LOOPBACK, Limits
+from .store import SQLiteStore, StoreError, default_path
 from .table import Table
 
 
@@ -43,10 +45,18 @@ def _parser() -> argparse.ArgumentParser:
                         "e.g. the name friends on your network use (repeatable); pages of other hosts are refused")
     p.add_argument("--max-tables", type=int, default=Limits.max_tables, metavar="N",
                    help=f"tables open at once (default {Limits.max_tables}); idle and finished ones are freed")
+    p.add_argument("--max-tables-per-address", type=int, default=Limits.max_tables_per_address, metavar="N",
+                   help=f"open tables one client address may create in the lobby (default {Limits.max_tables_per_address})")
+    p.add_argument("--messages-per-second", type=int, default=Limits.messages_per_second, metavar="N",
+                   help=f"messages one connection may send in a second (default {Limits.messages_per_second}); "
+                        "the rest are refused")
     p.add_argument("--max-sockets-per-seat", type=int, default=Limits.max_sockets_per_seat, metavar="N",
                    help=f"connections (tabs) open on one seat (default {Limits.max_sockets_per_seat})")
     p.add_argument("--idle-minutes", type=float, default=Limits.idle_seconds / 60, metavar="M",
                    help=f"free a table nobody has used for M minutes (default {Limits.idle_seconds / 60:g})")
+    p.add_argument("--database", metavar="PATH", default=None,
+                   help="the SQLite file that keeps every table and accepted move, so that a restart resumes them "
+                        f"(default {default_path()}; ':memory:' keeps nothing)")
     p.add_argument("--replay", metavar="SCENARIO", help="a scenario ID of the corpus, a scenario .yaml file "
                    "(file.yaml#id for one of several) or a fuzz .trace.json: open it in the replay viewer")
     return p
@@ -66,6 +76,23 @@ def parse_options(items: Sequence[str]) -> Profile:
         raise SetupError(f"--option: {exc.message}", rule=exc.rule) from None
 
 
+def _replays(ref: str | None) -> dict[str, str] | None:
+    """The replay named by ``--replay`` as the viewer's ``cli`` entry; ``None`` (said why) when it cannot load."""
+    if not ref:
+        return {}
+    try:
+        replay = load_replay(ref)
+    except ReplayError as exc:
+        print(f"hakka-play: error: {exc}", file=sys.stderr)
+        return None
+    except Exception as exc:  # noqa: BLE001 - a scenario file with problems: its InputError lists them
+        print(f"hakka-play: error: {ref}: {exc}", file=sys.stderr)
+        return None
+    if replay["problem"]:
+        print(f"hakka-play: note: {replay['problem']}", file=sys.stderr)
+    return {"cli": ref}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -76,19 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 1 <= args.humans <= 4:
         print("hakka-play: error: --humans must be 1-4", file=sys.stderr)
         return 2
-    replays: dict[str, str] = {}
-    if args.replay:
-        try:
-            replay = load_replay(args.replay)
-        except ReplayError as exc:
-            print(f"hakka-play: error: {exc}", file=sys.stderr)
-            return 2
-        except Exception as exc:  # noqa: BLE001 - a scenario file with problems: its InputError lists them
-            print(f"hakka-play: error: {args.replay}: {exc}", file=sys.stderr)
-            return 2
-        if replay["problem"]:
-            print(f"hakka-play: note: {replay['problem']}", file=sys.stderr)
-        replays["cli"] = args.replay
+    replays = _replays(args.replay)
+    if replays is None:
+        return 2
     try:
         import uvicorn
 
@@ -98,9 +115,17 @@ def main(argv: Sequence[str] | None = None) -> int:
               "pip install -e '.[play]'", file=sys.stderr)
         return 2
     limits = Limits(max_tables=args.max_tables, max_sockets_per_seat=args.max_sockets_per_seat,
+                    max_tables_per_address=args.max_tables_per_address, messages_per_second=args.messages_per_second,
                     idle_seconds=args.idle_minutes * 60)
     hosts = [*LOOPBACK, *args.allow_host] + ([] if args.host in ("0.0.0.0", "::") else [args.host])
-    server = PlayServer(bot_delay=args.bot_delay, replays=replays, limits=limits, allowed_hosts=hosts)
+    try:
+        store = SQLiteStore(args.database or default_path())
+        server = PlayServer(bot_delay=args.bot_delay, replays=replays, limits=limits, allowed_hosts=hosts, store=store)
+    except StoreError as exc:
+        print(f"hakka-play: error: {exc}", file=sys.stderr)
+        return 2
+    if len(server.open):
+        print(f"resumed {len(server.open)} open table(s) of {store.path}: their seat and invitation links work again")
     table = server.add_table(Table(humans=range(args.humans), profile=profile, seed=args.seed, bot=args.bot))
     mine = table.take_free()
     port = args.port
@@ -130,6 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         uvicorn.run(server.app(), host=args.host, port=port, log_level="warning", ws_max_size=64 * 1024)
     except KeyboardInterrupt:
         pass
+    finally:
+        store.shutdown()
     return 0
 
 

@@ -21,11 +21,10 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from dataclasses import dataclass
-from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import urlsplit
 
-from .i18n import COOKIE, Msg, negotiate
+from .i18n import COOKIE, LANGUAGES, Msg, negotiate
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 """The hosts a table answers by default: this machine only (``hakka-play --allow-host`` adds more)."""
@@ -34,6 +33,8 @@ UNSUPPORTED = 1003  # a binary frame: the table speaks JSON text
 INVALID = 1007  # a text frame that is not JSON
 POLICY = 1008  # JSON that is not a message of the table, or a seat with too many sockets
 TOO_BIG = 1009  # a frame above Limits.max_message
+MAX_HEADER_BYTES = 16 * 1024
+"""The most a request's headers may hold together (names and values); above it: HTTP 431, nothing read."""
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -48,6 +49,11 @@ class Limits:
 
     max_tables: int = 200
     """Tables open at once (``--max-tables``); a table that would pass it is refused (503)."""
+    max_tables_per_address: int = 4
+    """Open tables one client address may have created (``--max-tables-per-address``); the next is refused (429)."""
+    messages_per_second: int = 100
+    """Messages one socket may send in a second (``--messages-per-second``); the rest are refused, unread.
+    A person sends a few; a page or script that sends more than this is flooding."""
     max_sockets_per_seat: int = 8
     """Sockets (tabs) open on one seat (``--max-sockets-per-seat``); the next one is closed with 1008."""
     idle_seconds: float = 30 * 60
@@ -99,20 +105,47 @@ class Doors:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        raw = scope.get("headers", [])
+        if sum(len(k) + len(v) for k, v in raw) > MAX_HEADER_BYTES:  # nothing of it is read
+            await _refuse(scope, send, 431, Msg("the request's headers are larger than {limit} bytes",
+                                                limit=MAX_HEADER_BYTES).render(negotiate()), "headers too large")
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in raw}
+        # The table's own cookie, read in linear time: neither a refusal nor Starlette ever parses the header
+        # with http.cookies, which is quadratic in backslashes (CVE-2024-7592); other sites' cookies are dropped.
+        lang = own_cookie(headers.get("cookie", ""))
         why = self.refusal(headers)
         if why is None:
-            await self.app(scope, receive, send)
+            kept = [(k, v) for k, v in raw if k.lower() != b"cookie"]
+            if lang is not None:
+                kept.append((b"cookie", f"{COOKIE}={lang}".encode()))
+            await self.app({**scope, "headers": kept}, receive, send)
             return
-        cookie = SimpleCookie(headers.get("cookie", "")).get(COOKIE)
-        text = why.render(negotiate(None, cookie.value if cookie else None, headers.get("accept-language")))
-        if scope["type"] == "websocket":
-            await send({"type": "websocket.close", "code": POLICY, "reason": "origin or host refused"})  # HTTP 403
-        else:
-            body = json.dumps({"error": text}, ensure_ascii=False).encode()
-            await send({"type": "http.response.start", "status": 403,
-                        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
-            await send({"type": "http.response.body", "body": body})
+        await _refuse(scope, send, 403, why.render(negotiate(None, lang, headers.get("accept-language"))),
+                      "origin or host refused")
+
+
+def own_cookie(header: str) -> str | None:
+    """The value of the table's language cookie in a ``Cookie`` header, if it names a language (linear time).
+
+    >>> own_cookie('a="x\\\\"; hakka_lang=ar; b=1'), own_cookie("hakka_lang=<script>"), own_cookie("")
+    ('ar', None, None)
+    """
+    for part in header.split(";"):
+        name, _eq, value = part.strip().partition("=")
+        if name == COOKIE and value.strip().lower() in LANGUAGES:
+            return value.strip().lower()
+    return None
+
+
+async def _refuse(scope: Scope, send: Send, status: int, text: str, reason: str) -> None:
+    if scope["type"] == "websocket":  # closing before accepting: the handshake is answered HTTP 403
+        await send({"type": "websocket.close", "code": POLICY, "reason": reason})
+        return
+    body = json.dumps({"error": text}, ensure_ascii=False).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
 
 
 @dataclass(frozen=True)

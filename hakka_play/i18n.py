@@ -28,7 +28,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the table's catalogs need no web server
+    from starlette.requests import HTTPConnection
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 TEMPLATE = LOCALE_DIR / "table.pot"
@@ -160,6 +163,11 @@ def negotiate(query: str | None = None, cookie: str | None = None, accept: str |
 def choose(query: Mapping[str, str], cookies: Mapping[str, str], headers: Mapping[str, str]) -> str:
     """:func:`negotiate` for a Starlette request or WebSocket (its query, cookies and headers)."""
     return negotiate(query.get("lang"), cookies.get(COOKIE), headers.get("accept-language"))
+
+
+def language(conn: HTTPConnection) -> str:
+    """The language of a Starlette request or WebSocket (:func:`choose`)."""
+    return choose(conn.query_params, conn.cookies, conn.headers)
 
 
 @dataclass(frozen=True)

@@ -14,28 +14,45 @@ invitation), and anyone may take one of them.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from conformance.rulebook import Rulebook
 from reference_engine import Profile, SetupError
 
-from .i18n import Msg
+from .doors import Limits
+from .held import Open
+from .i18n import Msg, language
 from .table import Table
 
-if TYPE_CHECKING:
-    from .server import PlayServer
+
+class LobbyHost(Protocol):
+    """What the lobby needs of the server (:class:`hakka_play.server.PlayServer`), which imports the lobby."""
+
+    open: dict[str, Open]
+    limits: Limits
+    rulebook: Rulebook
+
+    def clock(self) -> float: ...
+
+    def sweep(self) -> list[str]: ...
+
+    def add_table(self, table: Table) -> Table: ...
+
+    @staticmethod
+    def invites(table: Table, base: str = "") -> list[dict[str, Any]]: ...
+
+    async def tell_host(self, table: Table) -> None: ...
 
 
 def _refuse(request: Request, msg: Msg, status: int, **extra: Any) -> JSONResponse:
-    from .server import language
-
     return JSONResponse({"error": msg.render(language(request)), **extra}, status_code=status)
 
 
-async def _json_body(server: PlayServer, request: Request) -> dict[str, Any] | JSONResponse:
+async def _json_body(server: LobbyHost, request: Request) -> dict[str, Any] | JSONResponse:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         return _refuse(request, Msg("the request must be JSON, sent with Content-Type: application/json"), 415)
@@ -54,7 +71,7 @@ async def _json_body(server: PlayServer, request: Request) -> dict[str, Any] | J
     return data
 
 
-def _room(server: PlayServer, request: Request) -> JSONResponse | None:
+def _room(server: LobbyHost, request: Request) -> JSONResponse | None:
     """Free what may be freed; refuse when the server still holds its bound of tables."""
     server.sweep()
     if len(server.open) >= server.limits.max_tables:
@@ -64,7 +81,7 @@ def _room(server: PlayServer, request: Request) -> JSONResponse | None:
     return None
 
 
-async def create(server: PlayServer, request: Request) -> Response:
+async def create(server: LobbyHost, request: Request) -> Response:
     body = await _json_body(server, request)
     if isinstance(body, Response):
         return body
@@ -82,7 +99,14 @@ async def create(server: PlayServer, request: Request) -> Response:
     full = _room(server, request)
     if full is not None:
         return full
+    address = request.client.host if request.client else ""
+    mine = sum(1 for held in server.open.values() if held.address == address and not held.table.over)
+    if address and mine >= server.limits.max_tables_per_address:
+        return _refuse(request, Msg("your address already has {limit} open tables, the bound of this server "
+                                    "(hakka-play --max-tables-per-address): finish or leave one first",
+                                    limit=server.limits.max_tables_per_address), 429)
     table = server.add_table(Table(humans=range(humans), profile=profile, listed=listed))
+    server.open[table.id].address = address
     seat = table.take_free()
     assert seat is not None  # a new table has every person's seat free
     return JSONResponse({"table": table.id, "seat": seat, "url": _seat_url(table, seat),
@@ -93,7 +117,7 @@ def _seat_url(table: Table, seat: int) -> str:
     return f"/table/{table.id}?token={table.seats[seat].token}"
 
 
-async def join(server: PlayServer, request: Request) -> Response:
+async def join(server: LobbyHost, request: Request) -> Response:
     body = await _json_body(server, request)
     if isinstance(body, Response):
         return body
@@ -117,7 +141,7 @@ async def join(server: PlayServer, request: Request) -> Response:
     return JSONResponse({"table": table.id, "seat": seat, "url": _seat_url(table, seat)})
 
 
-async def listed(server: PlayServer, request: Request) -> Response:
+async def listed(server: LobbyHost, request: Request) -> Response:
     """The tables open to anyone, with their free seats (no token, no invitation)."""
     server.sweep()
     out = []
@@ -130,7 +154,7 @@ async def listed(server: PlayServer, request: Request) -> Response:
     return JSONResponse({"tables": out})
 
 
-def lobby_routes(server: PlayServer) -> list[Route]:
+def lobby_routes(server: LobbyHost) -> list[Route]:
     async def tables(request: Request) -> Response:
         return await (create(server, request) if request.method == "POST" else listed(server, request))
 

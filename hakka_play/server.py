@@ -39,14 +39,15 @@ import asyncio
 import contextlib
 import html
 import json
+import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -59,12 +60,16 @@ from conformance.rulebook import Rulebook
 from reference_engine import Action, HakkaError
 
 from .doors import LOOPBACK, POLICY, ASGIApp, BadFrame, Doors, Limits, read_frame
-from .i18n import COOKIE, LANGUAGES, Msg, choose, page, rulebook_text, statement
+from .held import Open
+from .i18n import COOKIE, LANGUAGES, Msg, language, page, rulebook_text, statement
+from .lobby import lobby_routes
+from .store import Move, Store
 from .table import BotTurn, Table, TableError
 
 STATIC = Path(__file__).resolve().parent / "static"
 BUILT_RULEBOOK = PACKAGE_DIR.parent / "docs" / "_build" / "html"  # a checkout's built book, if any
 FORBIDDEN = 4403  # WebSocket close code: no such table or seat
+SAVE_FAILED = 1011  # WebSocket close code: the store refused the table's change (RFC 6455: an unexpected condition)
 JANITOR_SECONDS = 30.0
 THINK_SECONDS = 5.0
 """The longest a bot may think over one move (the rule-aware bot takes microseconds, the IS-MCTS bot its
@@ -111,32 +116,16 @@ def _forget(future: asyncio.Future[Action]) -> None:
         future.exception()
 
 
-def language(conn: HTTPConnection) -> str:
-    return choose(conn.query_params, conn.cookies, conn.headers)
-
-
-@dataclass
-class Open:
-    """One table the server holds: its sockets (each with its language), when it was last used, its bots."""
-
-    table: Table
-    sockets: dict[int, dict[WebSocket, str]] = field(default_factory=lambda: {i: {} for i in range(4)})
-    last_active: float = 0.0
-    bots: asyncio.Task[None] | None = None
-
-    @property
-    def connected(self) -> int:
-        return sum(len(s) for s in self.sockets.values())
-
-
 class PlayServer:
     """The tables of one running server, their open sockets and their bots."""
 
     def __init__(self, bot_delay: float = 0.6, rulebook: Rulebook | None = None,
                  replays: dict[str, str] | None = None, limits: Limits | None = None,
                  allowed_hosts: Iterable[str] = LOOPBACK, clock: Callable[[], float] = time.monotonic,
-                 think_seconds: float = THINK_SECONDS) -> None:
+                 think_seconds: float = THINK_SECONDS, store: Store | None = None) -> None:
         self.open: dict[str, Open] = {}
+        self.store = store
+        """Where every table and accepted move is kept (:mod:`~hakka_play.store`); ``None``: in memory only."""
         self.bot_delay = bot_delay
         self.think_seconds = think_seconds
         self.thinking: set[asyncio.Future[Action]] = set()
@@ -147,14 +136,57 @@ class PlayServer:
         self.limits = limits or Limits()
         self.allowed_hosts = tuple(allowed_hosts)
         self.clock = clock
+        self._replayed: dict[str, asyncio.Future[tuple[bytes, int]]] = {}
+        """Each replay served, as its JSON (built once, by the first request for it)."""
+        if store is not None:  # every table the store holds open comes back at its last accepted move
+            for record in store.open_tables():
+                self._hold(Table.restore(record))
 
     @property
     def tables(self) -> dict[str, Table]:
         return {tid: held.table for tid, held in self.open.items()}
 
     def add_table(self, table: Table) -> Table:
+        if self.store is not None:
+            self.store.add(table.record())
+        return self._hold(table)
+
+    def _hold(self, table: Table) -> Table:
         self.open[table.id] = Open(table, last_active=self.clock())
+        if self.store is not None:
+            table.journal = self
         return table
+
+    # ------------------------------------------------------------ the store, told before anyone else
+
+    def moved(self, table: Table, n: int, move: Move) -> None:
+        """Keep ``table``'s accepted move (:class:`~hakka_play.table.Journal`); it returns once the move is durable."""
+        assert self.store is not None
+        try:
+            self.store.move(table.id, n, move)
+        except sqlite3.Error as exc:
+            self._lost(table, exc)
+
+    def seated(self, table: Table, seat: int) -> None:
+        assert self.store is not None
+        try:
+            self.store.seat(table.id, table.seat_record(seat))
+        except sqlite3.Error as exc:
+            self._lost(table, exc)
+
+    def _lost(self, table: Table, exc: Exception) -> None:
+        """The store refused a change: the table leaves memory untold (a restart resumes it at its last kept
+        move), and its sockets are closed, so that nobody sees what was not kept."""
+        held = self.open.pop(table.id, None)
+        table.problem = f"the table could not be saved ({exc})"
+        table.journal = None
+        if held is None:
+            return
+        if held.bots is not None:
+            held.bots.cancel()
+        for sockets in held.sockets.values():
+            for ws in list(sockets):
+                asyncio.get_running_loop().create_task(ws.close(code=SAVE_FAILED, reason="the table could not be saved"))
 
     def links(self, table: Table, base: str = "") -> list[dict[str, Any]]:
         """Every person's seat link: for the command line that started the server, never for a page."""
@@ -184,6 +216,8 @@ class PlayServer:
         held = self.open.pop(tid, None)
         if held is not None and held.bots is not None:
             held.bots.cancel()
+        if held is not None and self.store is not None:
+            self.store.close(tid)
 
     async def _janitor(self) -> None:
         while True:
@@ -356,20 +390,32 @@ class PlayServer:
 
     async def _serve(self, held: Open, seat: int, ws: WebSocket, lang: str) -> None:
         table = held.table
+        window: list[float] = []  # when this socket's messages of the last second came
         while True:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
                 return
+            now = time.monotonic()
+            window = [t for t in window if now - t < 1.0]
+            if len(window) >= self.limits.messages_per_second:  # refused unread
+                flood = Msg("more than {limit} messages in a second, the bound of this server "
+                            "(hakka-play --messages-per-second): this one was not read",
+                            limit=self.limits.messages_per_second)
+                await ws.send_text(json.dumps(self.error(flood, lang, kind="refused")))
+                continue
+            window.append(now)
             message = read_frame(frame, self.limits.max_message)
             if isinstance(message, BadFrame):
                 await ws.send_text(json.dumps(self.error(message.msg, lang)))
                 await ws.close(code=message.code, reason=f"close code {message.code}")
                 return
+            version = table.version
             answer = self.handle(table, seat, message, lang)
             held.last_active = self.clock()
             if answer is not None:
                 await ws.send_text(json.dumps(answer))
-                continue
+                if table.version == version:  # refused, nothing changed
+                    continue
             await self.broadcast(table)
             self.wake_bots(table)
 
@@ -400,18 +446,26 @@ class PlayServer:
     async def replay_list(self, request: Request) -> Response:
         named = [{"id": name, "title": ref, "kind": "named", "file": ref, "clauses": [], "generated": False}
                  for name, ref in self.replays.items()]
-        return JSONResponse({"scenarios": named + index()})
+        return JSONResponse({"scenarios": named + await run_in_threadpool(index)})  # the corpus loads off the loop
 
     async def replay_data(self, request: Request) -> Response:
+        """A replay, built once per scenario or trace in a worker thread (the corpus loads in 7-10 s, a long trace
+        in seconds), then served from memory: the set is bounded, only the corpus and the command line's."""
         ref = request.query_params.get("id", "")
         ref = self.replays.get(ref, ref)
-        if ref not in self.replays.values() and not _is_corpus_id(ref):
+        if ref not in self.replays.values() and not await run_in_threadpool(_is_corpus_id, ref):
             return JSONResponse({"error": Msg("no scenario {id}", id=repr(ref)).render(language(request))},
                                 status_code=404)
+        if ref not in self._replayed:
+            self._replayed[ref] = asyncio.ensure_future(run_in_threadpool(self._build_replay, ref))
+        body, status = await asyncio.shield(self._replayed[ref])
+        return Response(body, status_code=status, media_type="application/json")
+
+    def _build_replay(self, ref: str) -> tuple[bytes, int]:
         try:
-            return JSONResponse(load_replay(ref, self.rulebook))
+            return _json(load_replay(ref, self.rulebook)), 200
         except Exception as exc:  # noqa: BLE001 - a ReplayError or a scenario's InputError: shown, never a traceback
-            return JSONResponse({"error": str(exc)}, status_code=404)
+            return _json({"error": str(exc)}), 404
 
     async def rulebook_page(self, request: Request) -> Response:
         path = request.path_params["path"] or "index.html"
@@ -439,8 +493,6 @@ class PlayServer:
                 + body + "</div></html>")
 
     def app(self) -> ASGIApp:
-        from .lobby import lobby_routes
-
         routes = [
             Route("/", self.lobby),
             Route("/join/{table}", self.lobby),
@@ -457,6 +509,11 @@ class PlayServer:
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
         return Doors(Starlette(routes=routes, lifespan=self._lifespan), self.allowed_hosts)
+
+
+def _json(content: Any) -> bytes:
+    """The bytes Starlette's JSONResponse would send."""
+    return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode()
 
 
 def _is_corpus_id(ref: str) -> bool:

@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any
+from typing import Any, Protocol
 
 from reference_engine import SCORE_TABLE, Action, Game, HakkaError, Hand, LegalActions, Profile, SetupError
 from reference_engine.events import Discarded, Event, Played, RoundWon
@@ -28,6 +28,7 @@ from reference_engine.wire import observation_json, result_json
 
 from .bots import BOTS, Bot
 from .i18n import Msg
+from .store import Move, SeatRecord, TableRecord
 
 _SCORE_TABLE = {str(tricks): points for tricks, points in SCORE_TABLE.items()}  # SCORE-1, shown at the end of a hand
 DEALS_PER_TABLE = 64
@@ -96,6 +97,14 @@ class BotTurn:
         return self.bot.choose(self.observation, self.legal, self.rng)
 
 
+class Journal(Protocol):
+    """What a table tells of itself as it changes (the server writes it to its store)."""
+
+    def moved(self, table: Table, n: int, move: Move) -> None: ...
+
+    def seated(self, table: Table, seat: int) -> None: ...
+
+
 class Table:
     """A game with seats: humans act through their seat tokens, bots when it is their turn.
 
@@ -112,6 +121,7 @@ class Table:
         first_dealer: int = 0,
         bots: dict[int, Bot] | None = None,
         listed: bool = False,
+        deals: list[dict[str, Any]] | None = None,
     ) -> None:
         # Lower-case hex, so an id or a token can never spell a card name (Sin9, WanSin) on the page or in a view.
         self.id = secrets.token_hex(8)
@@ -119,8 +129,11 @@ class Table:
         self.seed = secrets.randbits(48) if seed is None else seed
         self.rng = Random(self.seed)
         humans = set(humans)
-        deals = [{"seed": self.rng.randrange(2**48)} for _ in range(DEALS_PER_TABLE)]
-        self.game = Game(first_dealer, deals, self.profile)
+        made: list[dict[str, Any]] = [{"seed": self.rng.randrange(2**48)} for _ in range(DEALS_PER_TABLE)]
+        self.deals = made if deals is None else deals
+        self.first_dealer = first_dealer
+        self.bot_name = bot
+        self.game = Game(first_dealer, self.deals, self.profile)
         chosen = bots or {}
         self.seats = [
             Seat(i, secrets.token_hex(24), None if i in humans else chosen.get(i) or BOTS[bot](self.profile))
@@ -136,7 +149,54 @@ class Table:
         self.waiting: set[int] = set()
         self.problem: Msg | str | None = None
         self.version = 0
+        self.moves = 0
+        """Moves accepted (acts and Next hands): the number the next one is stored under."""
+        self.journal: Journal | None = None
+        """Told of every accepted move and changed seat before the table's caller is (the server's store)."""
         self._options = self.profile.changed()
+
+    # ------------------------------------------------------------------ keeping
+
+    def record(self) -> TableRecord:
+        """What makes this table (not its moves), for a :class:`~hakka_play.store.Store`."""
+        return TableRecord(self.id, self.seed, self.first_dealer, dict(self._options), self.deals, self.bot_name,
+                           self.listed, [self.seat_record(s.index) for s in self.seats])
+
+    def seat_record(self, seat: int) -> SeatRecord:
+        s = self.seats[seat]
+        return SeatRecord(s.index, s.human, s.token, s.invite, s.taken)
+
+    @classmethod
+    def restore(cls, record: TableRecord) -> Table:
+        """The table ``record`` makes, its moves replayed through the engine (:meth:`act`, :meth:`next_hand`).
+
+        A stored move the engine refuses (a database written by another engine version) stops the
+        replay there: the table is restored up to it, and its problem says which move was refused.
+        The bots' generator starts afresh from the seed and the number of moves (it is not stored).
+        """
+        humans = [s.seat for s in record.seats if s.human]
+        table = cls(humans=humans, profile=Profile.from_options(record.options), seed=record.seed, bot=record.bot,
+                    first_dealer=record.first_dealer, listed=record.listed, deals=record.deals)
+        table.id = record.id
+        for stored in record.seats:
+            seat = table.seats[stored.seat]
+            seat.token, seat.invite, seat.taken = stored.token, stored.invite, stored.taken
+        for n, move in enumerate(record.moves):
+            try:
+                if move.kind == "act":
+                    table.act(move.seat, move.action)
+                else:
+                    table.next_hand(move.seat)
+            except HakkaError as exc:
+                table.problem = f"stored move {n} ({move.kind} {move.action} by seat {move.seat}) cannot be replayed: {exc}"
+                break
+        table.rng = Random(f"{record.seed}/{table.moves}")
+        return table
+
+    def _accepted(self, seat: int, kind: str, action: str = "") -> None:
+        if self.journal is not None:
+            self.journal.moved(self, self.moves, Move(seat, kind, action))
+        self.moves += 1
 
     # ------------------------------------------------------------------ seats
 
@@ -174,12 +234,16 @@ class Table:
         free = self.free_seats()
         if not free:
             return None
-        self.seats[free[0]].taken = True
+        self.occupy(free[0])
         return free[0]
 
     def occupy(self, seat: int) -> None:
         """Someone holding the seat's token has come: the seat is taken, its invitation void."""
+        if self.seats[seat].taken and not self.seats[seat].invite:
+            return
         self.seats[seat].taken, self.seats[seat].invite = True, ""
+        if self.journal is not None:
+            self.journal.seated(self, seat)
 
     def redeem(self, code: object) -> int | None:
         """The seat an invitation opens, once: the invitation is spent and its seat taken."""
@@ -215,14 +279,17 @@ class Table:
             raise TableError(Msg("the hand is over: the table waits for every player to press Next hand"), seat=seat)
         record = self.current
         hand = record.hand
-        logged = len(hand.events)
         try:
             events = self.game.apply(seat, action)
         except SetupError as exc:
-            if hand.phase != Phase.ENDED:
-                raise
-            self.problem = f"the next deal cannot be made: {exc}"  # the action stood (Game.apply)
-            events = tuple(hand.events[logged:])  # and its events are in the hand's log
+            # Game.apply refused the move that would need the missing deal: the game is as it was before
+            # it (its hand a fresh replay of the same moves), the move is not applied, and the table stops
+            # with the problem shown to everyone.
+            record.hand = self.game.hand
+            self.problem = f"the next deal cannot be made: {exc}"
+            self.version += 1
+            raise
+        self._accepted(seat, "act", str(action))
         self.version += 1
         self._track_rounds(record, events)
         if hand.phase == Phase.ENDED:
@@ -244,6 +311,7 @@ class Table:
         """``seat`` has seen the end of the hand; play resumes when every person has."""
         if seat not in self.waiting:
             raise TableError(Msg("there is no ended hand to move on from"), seat=seat)
+        self._accepted(seat, "next")
         self.waiting.discard(seat)
         self.version += 1
 

@@ -147,3 +147,25 @@ def test_bots_thinking_on_snapshots_play_the_same_game_as_on_the_table() -> None
         assert direct.game.over and snapshots.game.over
         assert [result_json(r) for r in snapshots.game.results] == [result_json(r) for r in direct.game.results]
         assert snapshots.game.scores == direct.game.scores and snapshots.rng.getstate() == direct.rng.getstate()
+
+
+def test_a_move_needing_a_missing_deal_is_refused_and_the_table_shows_the_problem() -> None:
+    # Game.apply's contract: a refused next deal raises SetupError and the game stays as it was before the
+    # move. The table follows it: the move is not in the hand, the table stops, and says why.
+    from reference_engine import Game
+
+    table = Table(humans=[0, 1, 2, 3], seed=1)
+    table.game = Game(0, [{"seed": 1}], table.profile)  # one deal only: the end of the hand needs a second
+    table.current.hand = table.game.hand
+    table.act(0, "pass")
+    table.act(1, "pass")
+    version, history = table.version, list(table.game.hand.history)
+    with pytest.raises(SetupError):
+        table.act(3, "pass")  # the hand ends here, and deal 2 is missing
+    assert table.game.hand.history == history  # the move is not applied
+    assert table.current.hand is table.game.hand and table.ended is None and not table.waiting
+    assert table.version == version + 1 and table.over and "next deal cannot be made" in str(table.problem)
+    view = table.view(0)
+    assert view["problem"] and [a["action"] for a in view["hand"]["history"]] == ["pass", "pass"]
+    with pytest.raises(TableError):
+        table.act(3, "pass")

@@ -7,11 +7,13 @@ socket costs one view, not one per open socket; and no page, hello or answer hol
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import socket
 import time
 import tracemalloc
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -233,3 +235,65 @@ def test_the_lobby_lists_open_tables_with_their_free_seats_and_no_token(live) ->
     httpx.post(f"{live.base}/api/join", json={"table": table.id})
     assert httpx.get(f"{live.base}/api/tables").json()["tables"] == []
     assert httpx.post(f"{live.base}/api/join", json={"table": table.id}).status_code == 409
+
+
+@contextlib.contextmanager
+def _stall(live) -> Iterator[list[float]]:
+    """The gaps between 5 ms sleeps on the server's event loop while the block runs (a stall is a long gap)."""
+    import asyncio
+
+    gaps: list[float] = []
+    stop = asyncio.Event()
+
+    async def ticker() -> None:
+        last = time.monotonic()
+        while not stop.is_set():
+            await asyncio.sleep(0.005)
+            now = time.monotonic()
+            gaps.append(now - last)
+            last = now
+
+    ticking = asyncio.run_coroutine_threadsafe(ticker(), live.loop)
+    time.sleep(0.1)
+    try:
+        yield gaps
+    finally:
+        live.loop.call_soon_threadsafe(stop.set)
+        ticking.result(10)
+
+
+def test_a_replay_is_built_once_off_the_event_loop(live, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first /api/replay loaded the corpus on the loop (7-10 s), and a long --replay trace was rebuilt on
+    # every request (about 5 s for 20,000 steps): here a replay that takes 1 s to build stands for both.
+    from conformance.replay import load_replay as real
+
+    built: list[str] = []
+
+    def slow(ref, rulebook=None):
+        built.append(ref)
+        time.sleep(1.0)
+        return real(ref, rulebook)
+
+    monkeypatch.setattr("hakka_play.server.load_replay", slow)
+    live.play.replays["cli"] = "obs-discard-hidden-from-others"
+    with _stall(live) as gaps:
+        first = httpx.get(live.base + "/api/replay?id=cli", timeout=30)
+        again = httpx.get(live.base + "/api/replay?id=cli", timeout=30)
+    assert max(gaps) < 0.25, f"the event loop stalled {max(gaps):.2f} s"
+    assert first.status_code == again.status_code == 200 and first.content == again.content
+    assert first.json()["steps"] and built == ["obs-discard-hidden-from-others"]  # built once
+
+
+def test_a_hostile_cookie_does_not_stall_the_event_loop(live) -> None:
+    # CVE-2024-7592: http.cookies (and Starlette's parser, which uses its unquoting) is quadratic in the
+    # backslashes of a quoted value; 15,000 of them took about 2 s here, during which no table was served.
+    # The doors read only the table's own cookie, linearly, and pass nothing else on.
+    cookie = 'x="' + "\\" * 15_000 + '"; hakka_lang=de'
+    with _stall(live) as gaps:
+        refused = httpx.get(live.base + "/api/tables", headers={"Host": "evil.example", "Cookie": cookie}, timeout=30)
+        allowed = httpx.get(live.base + "/", headers={"Cookie": cookie}, timeout=30)
+        huge = httpx.get(live.base + "/", headers={"X-Pad": "a" * 17_000}, timeout=30)
+    assert max(gaps) < 0.25, f"the event loop stalled {max(gaps):.2f} s"
+    assert refused.status_code == 403 and "evil.example" in refused.json()["error"]
+    assert allowed.status_code == 200 and 'lang="de"' in allowed.text  # the table's own cookie still counts
+    assert huge.status_code == 431 and "16384" in huge.json()["error"]
