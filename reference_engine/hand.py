@@ -215,13 +215,18 @@ class Hand:
     def copy(self) -> Hand:
         """An independent copy (for search, perft and fuzzing)."""
         o = blank(type(self))
+        self.copy_into(o)
+        return o
+
+    def copy_into(self, o: Hand) -> None:
+        """Make ``o`` this hand: every slot, the mutable ones copied (tests/engine/test_hand.py checks that none
+        is forgotten). :meth:`copy` fills a blank hand so; ``Game.apply`` puts a hand back as it was so."""
         o.profile, o.rules, o.tables, o.dealer, o.dreamer, o.dreamer_card, o.dealt = (
             self.profile, self.rules, self.tables, self.dealer, self.dreamer, self.dreamer_card, self.dealt)
         o.phase, o.to_act, o.caller, o.privileged, o.played, o.discarded, o.elders = (
             self.phase, self.to_act, self.caller, self.privileged, self.played, self.discarded, self.elders)
         o.last_winning_pattern, o.result, o._legal = self.last_winning_pattern, self.result, self._legal
         o.hands, o.tricks, o.round, o.events = list(self.hands), list(self.tricks), self.round.copy(), list(self.events)
-        return o  # every slot (tests/engine/test_hand.py checks that none is forgotten)
 
     def notation(self) -> str:
         """The position as one line of text that :meth:`from_notation` reads back."""
