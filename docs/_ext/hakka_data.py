@@ -22,7 +22,7 @@ from hakka_gettext import N_
 import reference_engine as engine
 from conformance.errors import InputError
 from conformance.loader import Scenario
-from conformance.specdata import SpecData
+from conformance.specdata import SpecData, default_languages
 from conformance.suite import Suite
 from reference_engine.cards import NAMES
 from reference_engine.events import EldersPromoted
@@ -40,14 +40,9 @@ AREA_TITLES = frozenset({
     N_("Five Tigers"), N_("Playing"), N_("Claiming victory"), N_("Scoring"), N_("What each seat sees"),
 })
 
-LANGUAGES = {
-    "en": (N_("English"), "ltr"),
-    "fr": (N_("French"), "ltr"),
-    "hi": (N_("Hindi"), "ltr"),
-    "de": (N_("German"), "ltr"),
-    "ar": (N_("Arabic"), "rtl"),
-    "zh": (N_("Chinese"), "ltr"),
-}
+# Every language a source may be in: code -> (its English name, a msgid of hakka.po; direction), from
+# spec/languages.yaml (build_all's gettext step puts the English names into hakka.pot).
+LANGUAGES = {lang.code: (lang.english, lang.dir) for lang in default_languages()}
 SEED_LANGUAGES = {"000": "en", "001": "fr", "002": "hi", "003": "de", "004": "ar"}
 
 CLAUSE_ID = re.compile(r"^([A-Z]+)-([1-9][0-9]*)$")
