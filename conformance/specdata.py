@@ -235,7 +235,8 @@ def load_languages(spec_dir: Path) -> tuple[Language, ...]:
         raise InputError(f"{shown}: not found (the table of the project's languages)")
     doc, problems = load_yaml(path, shown)
     if problems or doc is None:
-        raise InputError(problems or [Problem(shown, 1, "empty file")])
+        found: list[Problem | str] = [*problems] or [Problem(shown, 1, "empty file")]
+        raise InputError(found)
     rows = _as_list(doc.data, "languages", shown)
     languages: list[Language] = []
     errors: list[Problem | str] = []
