@@ -21,9 +21,9 @@ from conformance.engine import Engine
 from conformance.loader import load_scenarios
 from conformance.paths import DEFAULT_SCENARIOS_DIR, default_spec_dir
 from conformance.results import PASS
-from conformance.runner import run_scenarios
 from conformance.schemas import load_schemas
 from conformance.specdata import load_spec_data
+from conformance.suite import Suite
 
 
 def best_time(engine_text: str, repeat: int) -> tuple[float, int, int]:
@@ -31,13 +31,14 @@ def best_time(engine_text: str, repeat: int) -> tuple[float, int, int]:
     schemas = load_schemas(spec_dir / "schema")
     spec = load_spec_data(spec_dir)
     scenarios = load_scenarios([DEFAULT_SCENARIOS_DIR], schemas, spec)
+    suite = Suite(spec_dir, schemas, spec, scenarios)
     best = float("inf")
     passed = 0
     for _ in range(repeat):
         engine = Engine(parse_engine_spec(engine_text), schemas)
         engine.ensure_started()  # process start-up is not part of the per-scenario figure
         start = time.perf_counter()
-        results = run_scenarios(scenarios, engine, spec)
+        results = suite.run(engine)
         best = min(best, time.perf_counter() - start)
         engine.close()
         passed = sum(r.status == PASS for r in results)

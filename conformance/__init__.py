@@ -8,15 +8,14 @@ from a scenario file.
 
 Entry points: the ``hakka-conformance`` command (:mod:`conformance.cli`), the
 pytest plugin (:mod:`conformance.pytest_plugin`) and, for programs,
-:func:`conformance.runner.run_scenarios`.
+:class:`conformance.suite.Suite`.
 """
 
-from reference_engine.wire.commands import PROTOCOL_VERSIONS as _EVERY_VERSION
+from reference_engine.wire.commands import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 
-PROTOCOL_VERSIONS = tuple(reversed(_EVERY_VERSION))
-"""Every version of the protocol (defined once, in :mod:`reference_engine.wire.commands`), newest first: the
-runner asks for each in turn until the engine takes one."""
-PROTOCOL_VERSION = PROTOCOL_VERSIONS[0]
-"""The version the runner asks for first."""
+ASKING_ORDER = tuple(reversed(PROTOCOL_VERSIONS))
+"""The versions of the protocol (:data:`PROTOCOL_VERSIONS`, defined once, in :mod:`reference_engine.wire.commands`,
+oldest first) in the order the runner asks for them, newest first, until the engine takes one;
+the first is :data:`PROTOCOL_VERSION`."""
 
-__all__ = ["PROTOCOL_VERSION", "PROTOCOL_VERSIONS"]
+__all__ = ["ASKING_ORDER", "PROTOCOL_VERSION", "PROTOCOL_VERSIONS"]

@@ -35,7 +35,8 @@ from .listeners import Collector, Listeners
 from .loader import BODY_KINDS, Filters, Scenario
 from .paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
 from .report import Progress, terminal_safe
-from .reporters import REPORTERS, RunRecord, TerminalReporter
+from .reporters import REPORTERS, TerminalReporter
+from .results import RunRecord
 from .safety import check_engine_command, check_output_paths, exit_status, signal_name, terminable, timeout_value
 from .site import build as site
 from .smoke import smoke

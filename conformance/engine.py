@@ -12,7 +12,7 @@ from typing import Any
 
 from reference_engine.wire.commands import offered
 
-from . import PROTOCOL_VERSIONS
+from . import ASKING_ORDER
 from .adapters import Adapter, EngineSpec
 from .errors import AdapterError, EngineUnavailable, ProtocolViolation
 from .schemas import Schemas, best_errors, describe_error
@@ -126,7 +126,7 @@ class Engine:
 
     def _handshake(self) -> EngineInfo:
         """``hello`` for the newest version first; an engine that refuses it is asked for the next."""
-        for version in PROTOCOL_VERSIONS:
+        for version in ASKING_ORDER:
             self.requests += 1
             answer = self.adapter.request({"cmd": "hello", "protocol": version})
             refused = answer.get("ok") is False and isinstance(answer.get("error"), dict) \
@@ -134,15 +134,15 @@ class Engine:
             if not refused:
                 return self._engine_info(answer, version)
         raise ProtocolViolation(
-            f"the engine refused every protocol version the runner speaks ({', '.join(map(str, PROTOCOL_VERSIONS))})")
+            f"the engine refused every protocol version the runner speaks ({', '.join(map(str, ASKING_ORDER))})")
 
     def _engine_info(self, answer: dict[str, Any], asked: int) -> EngineInfo:
         # The version first: another version may well have another message shape.
-        if answer.get("ok") is True and answer.get("protocol") not in PROTOCOL_VERSIONS:
+        if answer.get("ok") is True and answer.get("protocol") not in ASKING_ORDER:
             raise ProtocolViolation(
                 f"engine speaks protocol {answer.get('protocol')!r}; the runner speaks "
-                f"{' or '.join(map(str, PROTOCOL_VERSIONS))}")
-        if answer.get("ok") is True and answer.get("protocol") in PROTOCOL_VERSIONS:
+                f"{' or '.join(map(str, ASKING_ORDER))}")
+        if answer.get("ok") is True and answer.get("protocol") in ASKING_ORDER:
             asked = answer["protocol"]  # an engine of an older version may answer with its own
         reason = schema_reason(self.schemas, "hello", answer)
         if reason is not None:

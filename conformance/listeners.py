@@ -12,7 +12,7 @@ The scenario runner (:mod:`conformance.runner`) and the one run loop
   one exchange with the engine (no answer arrives when the engine failed);
 - ``scenario_finished(result)``: its :class:`~conformance.results.Result`;
 - ``run_finished(record)``: the whole run, as reporters write it
-  (:class:`conformance.reporters.RunRecord`).
+  (:class:`conformance.results.RunRecord`).
 
 In a parallel run (``--jobs N``) the workers' scenarios are announced and
 their results streamed to the main process as each one ends; requests and
@@ -38,12 +38,11 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .results import Result
+from .results import Result, RunRecord
 
 if TYPE_CHECKING:
     from .engine import EngineInfo
     from .loader import Scenario
-    from .reporters import RunRecord
 
 Exchange = tuple[dict[str, Any], "dict[str, Any] | None"]
 

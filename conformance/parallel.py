@@ -21,13 +21,11 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
-from typing import TYPE_CHECKING
 
-from .adapters import EngineSpec
 from .engine import EngineInfo
 from .errors import InputError
 from .listeners import Listener
@@ -35,8 +33,11 @@ from .loader import Scenario
 from .results import ERROR, Result
 from .safety import Terminated, exit_status
 
-if TYPE_CHECKING:
-    from .suite import Suite
+PartRunner = Callable[[list[Scenario], Listener], object]
+"""How a worker runs its part: the scenarios, and the listener that streams each one back.
+
+:meth:`conformance.suite.Suite.run` hands one in (its own loop, for one engine from its spec), so
+this module runs the one loop without knowing the suite, which imports it."""
 
 
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
@@ -157,8 +158,7 @@ def restore_signals(mask: _Mask | None) -> None:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a signal held meanwhile is delivered now
 
 
-def _worker(suite: Suite, engine_spec: EngineSpec, scenarios: list[Scenario], part: list[int],
-            expected: dict[str, str], timeout: float | None, conn: Connection, parent: int,
+def _worker(run_part: PartRunner, scenarios: list[Scenario], part: list[int], conn: Connection, parent: int,
             watch: tuple[int, int], mask: _Mask | None) -> None:
     # Forked with STOP_SIGNALS blocked: set the handler, then let a pending signal in, inside the try.
     stop = _StopOnce()
@@ -169,8 +169,7 @@ def _worker(suite: Suite, engine_spec: EngineSpec, scenarios: list[Scenario], pa
         _die_with_parent(parent, watch[0])  # its thread keeps the signals blocked: they reach this one
         restore_signals(mask)
         index = {scenarios[i].id: i for i in part}
-        suite.run(engine_spec, [scenarios[i] for i in part], expected, timeout=timeout,
-                  listeners=[_Stream(conn, index)])
+        run_part([scenarios[i] for i in part], _Stream(conn, index))
         stop.stopping = True  # a signal from here on (the run is over) is ignored
         conn.send(("done",))
     except KeyboardInterrupt as exc:  # SIGINT, SIGTERM or SIGHUP (the first one: later ones are ignored)
@@ -201,12 +200,12 @@ def _cause(worker: _Worker) -> str:
     return f"exited with status {code}"
 
 
-def run_parallel(suite: Suite, engine_spec: EngineSpec, scenarios: list[Scenario], expected: dict[str, str],
-                 timeout: float | None, jobs: int, events: Listener, fail_fast: bool = False) -> list[Result]:
+def run_parallel(run_part: PartRunner, scenarios: list[Scenario], jobs: int, events: Listener,
+                 fail_fast: bool = False) -> list[Result]:
     """Run ``scenarios`` in ``jobs`` forked workers; the results in the order of ``scenarios``.
 
     Each worker takes every ``jobs``-th scenario (so long and short areas are
-    spread), starts its own engine and runs :meth:`Suite.run` on its part,
+    spread) and calls ``run_part`` on its part (which starts its own engine and runs :meth:`Suite.run`),
     sending each scenario's start and result back as it happens, so that the
     main process (and its listeners) holds every finished result at any time.
     A worker that dies leaves its unfinished scenarios as ``error`` results
@@ -225,7 +224,7 @@ def run_parallel(suite: Suite, engine_spec: EngineSpec, scenarios: list[Scenario
             mask = block_stop_signals()
             try:
                 process = ctx.Process(target=_worker, name=f"hakka-worker-{number}", daemon=True, args=(
-                    suite, engine_spec, scenarios, part, expected, timeout, sending, os.getpid(), watch, mask))
+                    run_part, scenarios, part, sending, os.getpid(), watch, mask))
                 process.start()
             finally:
                 restore_signals(mask)

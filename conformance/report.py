@@ -11,17 +11,12 @@ import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from .compare import EVENTS_NOT_COMPARED_NOTE
-from .engine import EngineInfo
 from .listeners import Listener
 from .loader import Scenario, area_sort_key
-from .results import BAD_STATUSES, ERROR, FAIL, PASS, SKIP, STATUSES, TIMEOUT, XFAIL, XPASS, Result
-
-if TYPE_CHECKING:
-    from .reporters import RunRecord
+from .results import BAD_STATUSES, ERROR, FAIL, PASS, SKIP, STATUSES, TIMEOUT, XFAIL, XPASS, Result, RunRecord
 
 MAX_STDERR_SHOWN = 2000
 
@@ -188,21 +183,3 @@ def closing_line(results: Sequence[Result]) -> str:
     if unseen:
         parts.append(f"{unseen} passed with their events not compared (the engine does not declare `events`)")
     return ", ".join(parts)
-
-
-def write_reports(json_path: Path | None, junit_path: Path | None, results: list[Result], engine_label: str,
-                  info: EngineInfo | None, duration: float, selected: int,
-                  interrupted: str | None = None) -> list[str]:
-    """Write the JSON and JUnit reports asked for; each is attempted whatever became of the other.
-
-    Returns one message per report that could not be written. (The CLI uses
-    :data:`conformance.reporters.REPORTERS` directly.)
-    """
-    from .reporters import JsonReporter, JUnitReporter, Reporter, RunRecord
-
-    record = RunRecord(results, engine_label, info, duration, selected, interrupted)
-    reporters: list[Reporter] = [cls(path) for cls, path in ((JsonReporter, json_path), (JUnitReporter, junit_path))
-                                 if path is not None]
-    for reporter in reporters:
-        reporter.run_finished(record)
-    return [r.problem for r in reporters if r.problem]

@@ -18,8 +18,6 @@ import json
 import platform
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, TextIO
 
@@ -28,31 +26,11 @@ from .engine import EngineInfo
 from .listeners import Listener
 from .loader import area_sort_key
 from .report import closing_line, counts, failure_details, summary_table, terminal_safe
-from .results import ERROR, FAIL, SKIP, TIMEOUT, XFAIL, XPASS, Result
+from .results import ERROR, FAIL, SKIP, TIMEOUT, XFAIL, XPASS, Result, RunRecord
 
 REPORT_FORMAT = "hakka-conformance-report"
 REPORT_VERSION = 2
 """Version of the JSON run report. 2 added ``kind``, ``shard``, ``corpus`` and ``complete``."""
-
-
-@dataclass(frozen=True)
-class RunRecord:
-    """A run as reporters see it once it has ended (completely or not)."""
-
-    results: Sequence[Result]
-    engine_label: str
-    info: EngineInfo | None
-    duration: float
-    selected: int
-    """Scenarios this run (this shard) was to run."""
-    interrupted: str | None = None
-    """The signal that stopped the run (``SIGINT``), or None."""
-    shard: tuple[int, int] | None = None
-    corpus: dict[str, Any] | None = field(default=None)
-
-    @property
-    def complete(self) -> bool:
-        return self.interrupted is None and len(self.results) == self.selected
 
 
 class Reporter(Listener):

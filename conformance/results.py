@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .engine import EngineInfo
 
 
 class Status(StrEnum):
@@ -105,3 +109,23 @@ class Result:
         if self.bad or self.status == XFAIL:
             data["transcript"] = [{"request": q, "response": a} for q, a in self.transcript[-20:]]
         return data
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """A run as reporters see it once it has ended (completely or not)."""
+
+    results: Sequence[Result]
+    engine_label: str
+    info: EngineInfo | None
+    duration: float
+    selected: int
+    """Scenarios this run (this shard) was to run."""
+    interrupted: str | None = None
+    """The signal that stopped the run (``SIGINT``), or None."""
+    shard: tuple[int, int] | None = None
+    corpus: dict[str, Any] | None = field(default=None)
+
+    @property
+    def complete(self) -> bool:
+        return self.interrupted is None and len(self.results) == self.selected

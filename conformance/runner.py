@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import time
 import traceback
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -454,28 +454,3 @@ def _replay_divide(engine: Engine, scenario: Scenario, depth: int) -> dict[str, 
     except AdapterError:
         return None
     return answer.get("divide") if answer.get("ok") else None
-
-
-def run_scenarios(scenarios: Iterable[Scenario], engine: Engine, spec: SpecData,
-                  expected_failures: Mapping[str, str] | None = None,
-                  on_result: Callable[[Result], None] | None = None,
-                  on_start: Callable[[Scenario], None] | None = None,
-                  diagnosis: Engine | None = None) -> list[Result]:
-    """Run every scenario in order through :meth:`conformance.suite.Suite.run` (kept for older callers).
-
-    ``diagnosis`` is an engine asked for a perft divide when a count differs.
-    """
-    from .paths import default_spec_dir
-    from .suite import Suite
-
-    class _Callbacks(Listener):
-        def scenario_started(self, scenario: Scenario) -> None:
-            if on_start:
-                on_start(scenario)
-
-        def scenario_finished(self, result: Result) -> None:
-            if on_result:
-                on_result(result)
-
-    suite = Suite(default_spec_dir(), engine.schemas, spec, [])
-    return suite.run(engine, scenarios, expected_failures, listeners=[_Callbacks()], diagnosis=diagnosis)

@@ -4,6 +4,8 @@
 rules in reading order) and ``clauses: [{id, area, ...}, ...]``.
 ``decisions.yaml``: ``decisions: [{id, key, options: [{id, ...}], default, ...}, ...]``.
 ``expectations.yaml``: ``keys:`` the clauses behind each expectation key.
+``languages.yaml``: ``languages: [{code, name, english, dir, plural, book}, ...]``, the project's
+languages (:func:`load_languages`).
 
 The runner uses IDs, options and defaults: to reject scenarios that name an
 unknown clause or option, and to decide which scenarios a non-configurable
@@ -203,3 +205,65 @@ def area_sort_key(prefix: str) -> tuple[int, str]:
     except InputError:
         spec = SpecData()
     return spec.area_sort_key(prefix)
+
+
+@dataclass(frozen=True)
+class Language:
+    """A row of ``spec/languages.yaml``: a language the project writes in, or names."""
+
+    code: str
+    name: str
+    """Its name in itself (the switchers list these)."""
+    english: str
+    """Its name in English: a msgid of the rulebook's catalog, translated there."""
+    dir: str
+    """``ltr`` or ``rtl``."""
+    plural: str
+    """The gettext ``Plural-Forms`` of its catalogs."""
+    book: bool
+    """Whether the rulebook and the table are written in it."""
+
+
+_LANGUAGE_FIELDS = {"code": str, "name": str, "english": str, "dir": str, "plural": str, "book": bool}
+
+
+def load_languages(spec_dir: Path) -> tuple[Language, ...]:
+    """The rows of ``spec_dir/languages.yaml``, in order; a missing or malformed file is an input error."""
+    path = spec_dir / "languages.yaml"
+    shown = display_path(path)
+    if not path.exists():
+        raise InputError(f"{shown}: not found (the table of the project's languages)")
+    doc, problems = load_yaml(path, shown)
+    if problems or doc is None:
+        found: list[Problem | str] = [*problems] or [Problem(shown, 1, "empty file")]
+        raise InputError(found)
+    rows = _as_list(doc.data, "languages", shown)
+    languages: list[Language] = []
+    errors: list[Problem | str] = []
+    for index, row in enumerate(rows):
+        where = f"/languages/{index}"
+        if not isinstance(row, dict) or set(row) != set(_LANGUAGE_FIELDS) or not all(
+                isinstance(row[k], t) for k, t in _LANGUAGE_FIELDS.items()) or row["dir"] not in ("ltr", "rtl"):
+            errors.append(Problem(shown, doc.line_of(where), f"a language needs exactly {', '.join(_LANGUAGE_FIELDS)} "
+                                  "(dir ltr or rtl, book true or false)", where))
+            continue
+        if any(lang.code == row["code"] for lang in languages):
+            errors.append(Problem(shown, doc.line_of(where), f"language {row['code']!r} is listed twice", where))
+            continue
+        languages.append(Language(**row))
+    if not errors and not (languages and languages[0].code == "en" and languages[0].book):
+        errors.append(Problem(shown, 1, "English, the source of every message, must be the first language"))
+    if errors:
+        raise InputError(errors)
+    return tuple(languages)
+
+
+@lru_cache(maxsize=1)
+def default_languages() -> tuple[Language, ...]:
+    """The languages of this checkout's or wheel's ``spec/`` (``HAKKA_SPEC_DIR`` if set), read once."""
+    return load_languages(default_spec_dir())
+
+
+def book_languages() -> tuple[Language, ...]:
+    """The languages the rulebook and the table are written in, English first."""
+    return tuple(lang for lang in default_languages() if lang.book)

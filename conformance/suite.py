@@ -27,6 +27,7 @@ from .engine import Engine
 from .errors import InputError
 from .listeners import Listener, Listeners
 from .loader import Filters, Scenario, load_scenarios, select
+from .parallel import run_parallel
 from .paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
 from .results import Result
 from .runner import ScenarioRunner
@@ -100,11 +101,14 @@ class Suite:
         if on_result is not None:
             events.listeners.append(_OnResult(on_result))
         if jobs > 1 and len(chosen) > 1:
-            from .parallel import run_parallel
-
             spec = engine.spec if isinstance(engine, Engine) else (
                 parse_engine_spec(engine) if isinstance(engine, str) else engine)
-            return run_parallel(self, spec, chosen, dict(expected_failures or {}), timeout, jobs, events, fail_fast)
+            expected = dict(expected_failures or {})
+
+            def run_part(part: list[Scenario], stream: Listener) -> object:  # in a worker: its own engine
+                return self.run(spec, part, expected, timeout=timeout, listeners=[stream])
+
+            return run_parallel(run_part, chosen, jobs, events, fail_fast)
         owned = not isinstance(engine, Engine)
         target = engine if isinstance(engine, Engine) else self.engine(engine, timeout)
         owned_diagnosis = diagnosis is None

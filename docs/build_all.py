@@ -22,12 +22,14 @@ import sys
 import time
 from pathlib import Path
 
+from conformance.specdata import book_languages, default_languages
+
 DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
 BUILD = DOCS / "_build"
 LOCALE = DOCS / "locale"
 POT = BUILD / "gettext"
-LANGUAGES = ("en", "de", "fr", "hi", "ar")
+LANGUAGES = tuple(lang.code for lang in book_languages())  # the one table, spec/languages.yaml; English first
 TRANSLATED = LANGUAGES[1:]
 
 
@@ -58,6 +60,21 @@ def extract_pot() -> None:
     _run([sys.executable, "-m", "babel.messages.frontend", "-q", "extract", "--no-wrap", "--sort-by-file",
           "-k", "_", "-k", "N_", "-k", "ngettext:1,2", "--project", "Hakka Cards rulebook",
           "-o", "hakka.pot", "../../_ext"], cwd=POT)
+    add_language_names(POT / "hakka.pot")
+
+
+def add_language_names(pot: Path) -> None:
+    """The languages' English names (spec/languages.yaml) as msgids of hakka.pot: the rulebook names a
+    source's language with them, in the build's language (docs/_ext/hakka_data.py LANGUAGES)."""
+    from babel.messages.pofile import read_po, write_po
+
+    with pot.open("rb") as f:
+        catalog = read_po(f)
+    for lang in default_languages():
+        if lang.english not in catalog:
+            catalog.add(lang.english, locations=[("../../../spec/languages.yaml", 0)])
+    with pot.open("wb") as f:
+        write_po(f, catalog, width=0, sort_by_file=True)
 
 
 def update_po() -> None:

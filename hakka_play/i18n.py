@@ -33,6 +33,8 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the table's catalogs need no web server
     from starlette.requests import HTTPConnection
 
+from conformance.specdata import Language, book_languages
+
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 TEMPLATE = LOCALE_DIR / "table.pot"
 DOMAIN = "table"
@@ -40,18 +42,8 @@ COOKIE = "hakka_lang"
 DEFAULT = "en"
 
 
-@dataclass(frozen=True)
-class Language:
-    code: str
-    name: str
-    """The language's name in that language (the switcher lists these)."""
-    dir: str = "ltr"
-
-
-LANGUAGES: dict[str, Language] = {lang.code: lang for lang in (
-    Language("en", "English"), Language("de", "Deutsch"), Language("fr", "Français"),
-    Language("hi", "हिन्दी"), Language("ar", "العربية", "rtl"),
-)}
+LANGUAGES: dict[str, Language] = {lang.code: lang for lang in book_languages()}
+"""The table's languages, the rulebook's: the one table, spec/languages.yaml (code, name in itself, direction)."""
 
 
 def po_path(lang: str) -> Path:

@@ -10,7 +10,7 @@ Checks the setup and gives the four holdings as card masks; a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, TypeGuard
 
 from .cards import DECK_SIZE, FULL_DECK, Cards, mask_text, parse_card_index, parse_mask
 from .errors import MalformedError, SetupError
@@ -20,13 +20,18 @@ HAND_SIZE: Final = 12
 _DECK: Final = frozenset(range(DECK_SIZE))
 
 
+def is_seat(seat: object) -> TypeGuard[int]:
+    """GAME-5: a seat is 0-3, an ``int`` (not a bool): the one test, for a setup's seats and an event's."""
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < 4
+
+
 def check_seat(seat: object, what: str) -> int:
-    """``seat`` if it is a seat 0-3 (an ``int``, not a bool), else a SetupError (GAME-5).
+    """``seat`` if it is a seat 0-3 (:func:`is_seat`), else a SetupError (GAME-5).
 
     Public entry points take their seats as ``object`` and pass them here: compiled by mypyc, an ``int``
     parameter would refuse a str with a bare TypeError and take ``True`` for seat 1 (setup.py).
     """
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+    if not is_seat(seat):
         raise SetupError(f"{what} must be a seat 0-3, not {seat!r}", rule="GAME-5")
     return seat
 

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 
 from .actions import Action
 from .cards import FULL_DECK
+from .dealing import is_seat
 from .errors import MalformedError
 
 __all__ = ["Event", "SeatEvent"]
 
 
 def check_seat(seat: object, what: str = "seat") -> None:
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+    if not is_seat(seat):  # GAME-5, as for a setup's seats (dealing.check_seat), but an event's error
         raise MalformedError(f"an event's {what} is a seat 0-3, not {seat!r}", rule="GAME-5")
 
 

@@ -108,15 +108,17 @@ class Game:
 
         An action that would end a hand whose next deal is missing, or puts the
         1-card hand anywhere but opposite the new Dealer, is refused with a
-        :class:`SetupError` naming the deal, and the game stays as it was.
+        :class:`SetupError` naming the deal, and the move is not applied: the
+        game, and the very :attr:`hand` object a caller holds, stay exactly as
+        they were before it (position, log, results, scores).
 
         >>> game = Game(first_dealer=0, deals=[{"seed": 1}])
         >>> game.apply(0, "pass"); game.apply(1, "pass"); game.apply(3, "pass")
         Traceback (most recent call last):
         ...
         reference_engine.errors.SetupError: the game needs deal 2 but the setup lists only 1 [GAME-1]
-        >>> game.hand.phase.value, game.results
-        ('calling', [])
+        >>> game.hand.phase.value, game.hand.history, game.results
+        ('calling', [(0, Action.parse('pass')), (1, Action.parse('pass'))], [])
         """
         hand = self.hand
         events = hand.apply(seat, action)  # no copy first: a refused next deal replays the hand instead (below)
@@ -129,7 +131,7 @@ class Game:
             try:
                 next_hand = self._deal(self.deal_index + 1, result.next_dealer)
             except SetupError:
-                self.hand = _before_last_move(hand)
+                _before_last_move(hand).copy_into(hand)  # the same object, as it was: the move did not happen
                 raise
             self.deal_index += 1
         else:

@@ -215,13 +215,18 @@ class Hand:
     def copy(self) -> Hand:
         """An independent copy (for search, perft and fuzzing)."""
         o = blank(type(self))
+        self.copy_into(o)
+        return o
+
+    def copy_into(self, o: Hand) -> None:
+        """Make ``o`` this hand: every slot, the mutable ones copied (tests/engine/test_hand.py checks that none
+        is forgotten). :meth:`copy` fills a blank hand so; ``Game.apply`` puts a hand back as it was so."""
         o.profile, o.rules, o.tables, o.dealer, o.dreamer, o.dreamer_card, o.dealt = (
             self.profile, self.rules, self.tables, self.dealer, self.dreamer, self.dreamer_card, self.dealt)
         o.phase, o.to_act, o.caller, o.privileged, o.played, o.discarded, o.elders = (
             self.phase, self.to_act, self.caller, self.privileged, self.played, self.discarded, self.elders)
         o.last_winning_pattern, o.result, o._legal = self.last_winning_pattern, self.result, self._legal
         o.hands, o.tricks, o.round, o.events = list(self.hands), list(self.tricks), self.round.copy(), list(self.events)
-        return o  # every slot (tests/engine/test_hand.py checks that none is forgotten)
 
     def notation(self) -> str:
         """The position as one line of text that :meth:`from_notation` reads back."""
@@ -305,41 +310,22 @@ class Hand:
         return (*[play_action(mask) for mask in patterns], *_singles(rules.leadable_singles(self, seat)))
 
     def target(self) -> tuple[int, int, bool]:
-        """The pattern a follower must beat: (mask, rank, was an Elder) (D13)."""
-        r = self.round
-        if self.profile.beat_target == "lead":
-            return r.lead_mask, r.lead_rank, r.lead_elder
-        return r.best_mask, r.best_rank, r.best_elder
-
-    def _follow_pool(self, seat: int) -> int:
-        """The cards a follower may beat or discard with (D8)."""
-        hand = self.hands[seat]
-        if self.round.kind == SINGLE and self.profile.follower_suit_rule == "followers-too":
-            return top_suit_mask(hand)
-        return hand
+        """The pattern a follower must beat: (mask, rank, was an Elder) (D13, :meth:`Rules.beat_target`)."""
+        return self.rules.beat_target(self)
 
     def _follow_actions(self, seat: int) -> LegalActions:
-        """PLAY-3, PLAY-4, D8, D12: the plays that beat the target, or the discard option.
-
-        (:meth:`target` and :meth:`_follow_pool`, written out: this runs at every follow.)
-        """
-        r, profile = self.round, self.profile
-        if profile.beat_target == "lead":
-            target, rank, target_elder = r.lead_mask, r.lead_rank, r.lead_elder
-        else:
-            target, rank, target_elder = r.best_mask, r.best_rank, r.best_elder
-        kind = r.kind
-        size = target.bit_count()
+        """PLAY-3, PLAY-4, D8, D12, D13: the plays that beat the target, or the discard option."""
         rules, tables = self.rules, self.tables
-        hand = self.hands[seat]
+        target, rank, target_elder = rules.beat_target(self)  # D13
+        kind = self.round.kind
+        size = target.bit_count()
+        pool = rules.follow_pool(self, seat, kind)  # D8
         actions: tuple[Action, ...] = ()
         if kind == SINGLE:
-            pool = top_suit_mask(hand) if profile.follower_suit_rule == "followers-too" else hand
             if not rules.elder_single_unbeatable(target_elder):
                 actions = _singles(pool & rules.single_beaters(tables, target.bit_length() - 1))
         else:
-            pool = hand
-            candidates = rules.runs_in(tables, hand) if kind == RUN else rules.sets_in(tables, hand)
+            candidates = rules.runs_in(tables, pool) if kind == RUN else rules.sets_in(tables, pool)
             beating = []
             for mask in candidates:
                 if rules.follow_size_ok(mask.bit_count(), size):
@@ -347,7 +333,7 @@ class Hand:
                     if ckind == kind and rules.rank_beats(tables, kind, crank, rank):
                         beating.append(play_action(mask))
             actions = tuple(beating)
-        if not actions or profile.must_beat == "may-discard":
+        if rules.may_discard(self, bool(actions)):  # PLAY-4, D12
             return LegalActions(actions, DiscardOption(rules.discard_count(size), pool))
         return LegalActions(actions)
 
@@ -442,7 +428,7 @@ class Hand:
                 self._finish(HandResult.void(rules.next_dealer(self), self.profile))  # CALL-6
             else:
                 self._start_playing()
-        elif self.profile.five_tigers == "automatic":
+        elif rules.tigers_shown_automatically(self):  # D24
             self.events.append(TIGERS_SHOWN_AUTOMATICALLY[holder])
             self._end_with_claim(holder, rules.tigers_count(), "five-tigers")
         else:
@@ -452,10 +438,7 @@ class Hand:
 
     def _start_playing(self) -> None:
         self.phase = Phase.PLAYING
-        first = self.dealer  # PLAY-1, D6
-        if self.profile.first_leader == "privileged-player" and self.privileged is not None:
-            first = self.privileged
-        self._start_round(first)
+        self._start_round(self.rules.first_leader(self))  # PLAY-1, D6
 
     def _start_round(self, leader: int) -> None:
         self.round = Round(leader)
@@ -474,12 +457,8 @@ class Hand:
             kind, rank = rules.classify(self.tables, mask)
             cached = PLAYED_EVENTS.get(mask << 2 | seat)  # events.played(), its lookup written out
             event = cached if cached is not None and cached.kind is kind else played(seat, mask, kind)
-            if not plays:  # the lead (PLAY-2); Round.lead, written out
-                rnd.kind = kind
-                rnd.lead_mask = rnd.best_mask = mask
-                rnd.lead_rank = rnd.best_rank = rank
-                rnd.lead_elder = rnd.best_elder = bool(mask & before)
-                rnd.best_seat = seat
+            if not plays:  # the lead (PLAY-2)
+                rnd.lead(seat, mask, kind, rank, bool(mask & before))
             elif self._beats_best(mask, rank):
                 rnd.beat(seat, mask, rank, bool(mask & before))
             self.played |= mask
@@ -513,7 +492,7 @@ class Hand:
 
     def _claim_chance(self, winner: int) -> None:
         if self.rules.may_claim(self, winner):  # CLAIM-1
-            if self.profile.claim_mode == "automatic":  # D21
+            if self.rules.claims_automatically(self):  # D21
                 self.events.append(CLAIMED_AUTOMATICALLY[winner])
                 self._end_with_claim(winner, self.claim_count(winner), "claim")
                 return
@@ -530,28 +509,12 @@ class Hand:
             return
         self._finish(HandResult.played_out(self.rules.next_dealer(self), self.profile))  # PLAY-8, D23
 
-    def _claimed_count(self, winner: int) -> int:
-        """The count a claim scores (CLAIM-1, D22)."""
-        if self.profile.claim_count == "tricks-plus-elders":
-            return self.claim_count(winner)
-        return self.tricks[winner]
-
-    def _matched_hand(self, winner: int, end: str) -> int:
-        """The cards matched against the Dreamer's card (SCORE-4, D26)."""
-        if end != "claim":
-            return self.dealt[winner]
-        option = self.profile.dreamer_matches
-        if option == "hand-at-claim":
-            return self.hands[winner]
-        if option == "winning-pattern":
-            return self.last_winning_pattern
-        return self.dealt[winner]
-
     def _end_with_claim(self, winner: int, count: int, end: str) -> None:
+        rules = self.rules
         if end == "claim":
-            count = self._claimed_count(winner)
+            count = rules.claimed_count(self, winner)  # CLAIM-1, D22
         win = Win(end, winner, count, self.dealer, self.privileged, self.dreamer_card,
-                  self._matched_hand(winner, end), self.rules.next_dealer(self))
+                  rules.matched_hand(self, winner, end), rules.next_dealer(self))  # SCORE-4, D26
         self._finish(self.rules.score(win, self.profile))
 
     def _finish(self, result: HandResult) -> None:

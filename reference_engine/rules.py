@@ -139,6 +139,10 @@ class Rules:
         """TIG-1: the Five Tigers win once Calling ended with a Call (a void hand is void)."""
         return True
 
+    def tigers_shown_automatically(self, hand: Hand) -> bool:
+        """D24: the Five Tigers win at once (``automatic``), or their holder is asked first."""
+        return hand.profile.five_tigers == "automatic"
+
     def tigers_count(self) -> int:
         """TIG-1: the Five Tigers score as 8 tricks."""
         return 8
@@ -247,6 +251,31 @@ class Rules:
 
     # ------------------------------------------------------------ following and rounds
 
+    def first_leader(self, hand: Hand) -> int:
+        """PLAY-1, D6: the Dealer leads the first round, or the Privileged Player under ``privileged-player``."""
+        if hand.profile.first_leader == "privileged-player" and hand.privileged is not None:
+            return hand.privileged
+        return hand.dealer
+
+    def beat_target(self, hand: Hand) -> tuple[int, int, bool]:
+        """D13: the pattern a follower must beat, as (mask, rank, was an Elder): the lead's, or the best so far."""
+        r = hand.round
+        if hand.profile.beat_target == "lead":
+            return r.lead_mask, r.lead_rank, r.lead_elder
+        return r.best_mask, r.best_rank, r.best_elder
+
+    def follow_pool(self, hand: Hand, seat: int, kind: Kind) -> int:
+        """D8: the cards a follower of ``kind`` may beat or discard with: the hand, or for a Single under
+        ``followers-too`` its top suit alone."""
+        cards = hand.hands[seat]
+        if kind == SINGLE and hand.profile.follower_suit_rule == "followers-too":
+            return top_suit_mask(cards)
+        return cards
+
+    def may_discard(self, hand: Hand, can_beat: bool) -> bool:
+        """PLAY-4, D12: a follower who cannot beat discards; under ``may-discard`` one who can may discard too."""
+        return not can_beat or hand.profile.must_beat == "may-discard"
+
     def follow_size_ok(self, size: int, target_size: int) -> bool:
         """PLAY-3: a follower plays as many cards as the pattern led."""
         return size == target_size
@@ -290,6 +319,27 @@ class Rules:
     def may_claim(self, hand: Hand, seat: int) -> bool:
         """CLAIM-1: the winner of a round may claim with a claim count of 6 or more."""
         return self.claim_count(hand, seat) >= 6
+
+    def claims_automatically(self, hand: Hand) -> bool:
+        """D21: a winner who may claim claims at once (``automatic``), or is asked."""
+        return hand.profile.claim_mode == "automatic"
+
+    def claimed_count(self, hand: Hand, winner: int) -> int:
+        """CLAIM-1, D22: the count a claim scores: the claim count, or the tricks alone."""
+        if hand.profile.claim_count == "tricks-plus-elders":
+            return self.claim_count(hand, winner)
+        return hand.tricks[winner]
+
+    def matched_hand(self, hand: Hand, winner: int, end: str) -> int:
+        """SCORE-4, D26: the cards matched against the Dreamer's card (the Five Tigers: the hand dealt)."""
+        if end != "claim":
+            return hand.dealt[winner]
+        option = hand.profile.dreamer_matches
+        if option == "hand-at-claim":
+            return hand.hands[winner]
+        if option == "winning-pattern":
+            return hand.last_winning_pattern
+        return hand.dealt[winner]
 
     def claims_any_turn(self, hand: Hand, seat: int) -> bool:
         """CLAIM-1: a claim comes only right after winning a round, never on a turn of play."""

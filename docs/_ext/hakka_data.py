@@ -22,10 +22,11 @@ from hakka_gettext import N_
 import reference_engine as engine
 from conformance.errors import InputError
 from conformance.loader import Scenario
-from conformance.specdata import SpecData
+from conformance.specdata import SpecData, default_languages
 from conformance.suite import Suite
 from reference_engine.cards import NAMES
 from reference_engine.events import EldersPromoted
+from reference_engine.game import deal_hand
 
 WAN_SIN = "WanSin"
 CARD_ORDER = {name: i for i, name in enumerate(NAMES)}
@@ -40,14 +41,9 @@ AREA_TITLES = frozenset({
     N_("Five Tigers"), N_("Playing"), N_("Claiming victory"), N_("Scoring"), N_("What each seat sees"),
 })
 
-LANGUAGES = {
-    "en": (N_("English"), "ltr"),
-    "fr": (N_("French"), "ltr"),
-    "hi": (N_("Hindi"), "ltr"),
-    "de": (N_("German"), "ltr"),
-    "ar": (N_("Arabic"), "rtl"),
-    "zh": (N_("Chinese"), "ltr"),
-}
+# Every language a source may be in: code -> (its English name, a msgid of hakka.po; direction), from
+# spec/languages.yaml (build_all's gettext step puts the English names into hakka.pot).
+LANGUAGES = {lang.code: (lang.english, lang.dir) for lang in default_languages()}
 SEED_LANGUAGES = {"000": "en", "001": "fr", "002": "hi", "003": "de", "004": "ar"}
 
 CLAUSE_ID = re.compile(r"^([A-Z]+)-([1-9][0-9]*)$")
@@ -126,21 +122,24 @@ def _as_text(cards: Any) -> str:
 
 def engine_hand(setup: dict[str, Any], options: dict[str, str]) -> tuple[engine.Hand, str]:
     """The reference engine's hand for a scenario's setup, and how it was dealt (for the reader)."""
-    dealer = int(setup.get("dealer", 0))
     profile = _profile(options)
+    deal: dict[str, object] = {key: setup[key] for key in ("hands", "deck", "seed") if key in setup}
+    if "hands" in deal:
+        deal["hands"] = [_as_text(h) for h in setup["hands"]]
+    if "deck" in deal:
+        deal["deck"] = _as_text(setup["deck"])
+    if "seed" in deal:
+        deal["seed"] = int(setup["seed"])  # a seed past 2**63 is written as text in a scenario
     try:
-        if "hands" in setup:
-            return engine.Hand.deal(dealer, [_as_text(h) for h in setup["hands"]], profile), "hands"
-        order = profile.deal_order
-        if "deck" in setup:
-            hand = engine.Hand.from_deck(dealer, _as_text(setup["deck"]), profile)
-            return hand, f"dealt from a given deck order ({order}, D2)"
-        if "seed" in setup:
-            hand = engine.Hand.from_seed(dealer, int(setup["seed"]), profile)
-            return hand, f"dealt from seed {setup['seed']} (D33, {order})"
+        hand = deal_hand(int(setup.get("dealer", 0)), deal, profile)  # the engine's one reading of a deal
     except engine.HakkaError as exc:
         raise SpecError(f"setup {setup}: {exc}") from None
-    raise SpecError("a setup needs hands, deck or seed")
+    order = profile.deal_order
+    if "hands" in deal:
+        return hand, "hands"
+    if "deck" in deal:
+        return hand, f"dealt from a given deck order ({order}, D2)"
+    return hand, f"dealt from seed {setup['seed']} (D33, {order})"
 
 
 def setup_hands(setup: dict[str, Any], options: dict[str, str]) -> tuple[list[list[Card]], str]:

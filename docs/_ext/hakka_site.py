@@ -28,14 +28,10 @@ from typing import Any
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
-# Languages of the book, in the switcher's order: code -> (autonym, direction).
-BOOK_LANGUAGES: dict[str, tuple[str, str]] = {
-    "en": ("English", "ltr"),
-    "de": ("Deutsch", "ltr"),
-    "fr": ("Français", "ltr"),
-    "hi": ("हिन्दी", "ltr"),
-    "ar": ("العربية", "rtl"),
-}
+from conformance.specdata import book_languages
+
+# Languages of the book, in the switcher's order: code -> (autonym, direction), from spec/languages.yaml.
+BOOK_LANGUAGES: dict[str, tuple[str, str]] = {lang.code: (lang.name, lang.dir) for lang in book_languages()}
 _HTML_TAG = re.compile(r"<html(?![^>]*\bdir=)([^>]*)>")
 
 

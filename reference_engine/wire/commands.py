@@ -27,7 +27,7 @@ from .shapes import Check
 
 PROTOCOL_VERSIONS: Final = (1, 2, 3)
 """Every version of the protocol, oldest first: the reference speaks each, and the runner asks for the
-newest first (:data:`conformance.PROTOCOL_VERSIONS` is this list newest first)."""
+newest first (:data:`conformance.ASKING_ORDER` is this list newest first)."""
 PROTOCOL_VERSION: Final = PROTOCOL_VERSIONS[-1]
 """The newest version."""
 SINCE_2: Final = frozenset(v for v in PROTOCOL_VERSIONS if v >= 2)

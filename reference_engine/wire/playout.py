@@ -11,7 +11,8 @@ from ..cards import indices
 from ..events import Event
 
 if TYPE_CHECKING:
-    from .session import Session
+    from ..game import Game
+    from ..hand import Hand
 
 
 class PlayoutTooLong(Exception):
@@ -51,15 +52,16 @@ class Playout:
         self.choices.append(value)
         return value
 
-    def play(self, session: Session, room: int) -> Iterator[tuple[int, str, tuple[Event, ...]]]:
-        """Take random legal actions in ``session`` until nobody is to act; yield each (seat, action text, events).
+    def play(self, hand: Hand, game: Game | None, room: int) -> Iterator[tuple[int, str, tuple[Event, ...]]]:
+        """Take random legal actions in ``game`` (else in ``hand``, a hand alone) until nobody is to act; yield
+        each (seat, action text, events).
 
         Raises :class:`PlayoutTooLong` before an action past the first ``room``.
         """
-        game = session.game
         taken = 0
         while True:
-            hand = session._current()
+            if game is not None:
+                hand = game.hand  # the hand in play: a move that ends one deals the next
             seat = hand.to_act if game is None or not game.over else None
             if seat is None:
                 return

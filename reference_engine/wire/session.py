@@ -329,7 +329,7 @@ class Session:
         if playout is not None:
             room = (limit - fixed - per_step * len(steps)) // per_step
             try:
-                for seat, action, events in playout.play(self, room):
+                for seat, action, events in playout.play(self._current(), self.game, room):
                     entries.append(answered({"act": self._acted(events), "step": {"seat": seat, "action": action}}))
             except PlayoutTooLong:
                 self._hand, self.game, self.profile = saved

@@ -171,7 +171,8 @@ def test_statuses_are_typed_and_none_can_be_made_up():
 
 def test_the_report_flags_and_their_path_checks_come_from_the_reporters_table(tmp_path, monkeypatch, capsys):
     from conformance import cli
-    from conformance.reporters import REPORTERS, Reporter, RunRecord
+    from conformance.reporters import REPORTERS, Reporter
+    from conformance.results import RunRecord
 
     class Ids(Reporter):
         flag = "--ids-file"

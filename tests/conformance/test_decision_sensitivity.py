@@ -9,7 +9,7 @@ The engine here is the reference engine fixed to one profile and declaring it
 in ``hello`` with ``configurable: false`` (tests/conformance/fakes/fixed_profile.py);
 it goes through the runner exactly as a user's engine does
 (``python:MODULE:FACTORY`` → :class:`~conformance.engine.Engine` →
-:func:`~conformance.runner.run_scenarios`).
+:meth:`~conformance.suite.Suite.run`).
 
 What is switched (a *flip*), all read from spec/:
 
@@ -58,9 +58,10 @@ from conformance.engine import Engine
 from conformance.loader import Scenario, load_scenarios
 from conformance.paths import DEFAULT_SCENARIOS_DIR, default_spec_dir
 from conformance.results import PASS, SKIP, Result
-from conformance.runner import required_options, run_scenarios
+from conformance.runner import required_options
 from conformance.schemas import Schemas, load_schemas
 from conformance.specdata import SpecData, load_spec_data
+from conformance.suite import Suite
 
 SPEC_DIR = default_spec_dir()
 DECISION_ID = re.compile(r"\bD[1-9][0-9]*\b")
@@ -137,7 +138,7 @@ def run_under(profile: Profile, scenarios: list[Scenario], schemas: Schemas, spe
     try:
         info = engine.ensure_started()
         assert not info.configurable and all(info.options[d] == o for d, o in profile.items()), info
-        return run_scenarios(scenarios, engine, spec)
+        return Suite(SPEC_DIR, schemas, spec, scenarios).run(engine)
     finally:
         engine.close()
 

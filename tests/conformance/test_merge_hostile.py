@@ -22,7 +22,8 @@ from conformance import PROTOCOL_VERSION
 from conformance.cli import main
 from conformance.listeners import Collector
 from conformance.loader import Filters
-from conformance.reporters import RunRecord, run_json
+from conformance.reporters import run_json
+from conformance.results import RunRecord
 from conformance.suite import Suite, corpus_identity
 
 REPO = Path(__file__).resolve().parents[2]

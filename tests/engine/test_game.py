@@ -155,7 +155,8 @@ def test_running_out_of_deals_is_a_setup_error_naming_the_deal() -> None:
     with pytest.raises(SetupError) as info:
         all_pass(game)
     assert "deal 3" in str(info.value)
-    assert game.results[-1].end == "void"  # the action still stands
+    assert len(game.results) == 1 and game.hands_played == 0  # the refused pass did not end hand 2
+    assert game.hand.phase == "calling" and len(game.hand.history) == 2
 
 
 def test_bad_deal_description() -> None:
@@ -208,3 +209,22 @@ def test_a_refused_next_deal_leaves_the_whole_hand_as_it_was(seed: int) -> None:
     assert (game.hand.notation(), game.hand.events, game.hand.legal_actions()) == before
     assert game.results == [] and game.scores == [0, 0, 0, 0]
     assert game.events == before[1]  # the game's log is the hand's: nothing of the refused move
+
+
+def test_a_refused_next_deal_leaves_the_hand_a_caller_holds_as_it_was() -> None:
+    """Game.apply's contract: a refused next deal raises SetupError and the move is NOT applied, not even to the
+    Hand object the caller took from ``game.hand`` before the move (a table holds it to show the hand)."""
+    game = Game(0, [{"seed": 1}])
+    held = game.hand
+    game.apply(0, "pass")
+    game.apply(1, "pass")
+    before = (held.notation(), list(held.events), held.legal_actions(), held.to_act)
+    with pytest.raises(SetupError, match="needs deal 2"):
+        game.apply(3, "pass")
+    assert game.hand is held
+    assert held.phase == "calling" and held.result is None and held.to_act == 3
+    assert (held.notation(), list(held.events), held.legal_actions(), held.to_act) == before
+    assert game.results == [] and game.hands_played == 0 and len(game.events) == 2
+    with pytest.raises(SetupError, match="needs deal 2"):  # the same move is refused again, the same way
+        game.apply(3, "pass")
+    assert held.notation() == before[0]

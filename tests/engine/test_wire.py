@@ -400,7 +400,8 @@ def test_the_capabilities_and_versions_are_defined_once() -> None:
         {f.capability for c in COMMANDS.values() for f in c.features}
     assert named == set(vocabulary)  # every capability is a row or a feature of the table, and nothing else
     assert capabilities(PROTOCOL_VERSIONS[-1]) == CAPABILITY_ORDER
-    assert tuple(reversed(PROTOCOL_VERSIONS)) == conformance.PROTOCOL_VERSIONS
+    assert tuple(reversed(PROTOCOL_VERSIONS)) == conformance.ASKING_ORDER
+    assert conformance.PROTOCOL_VERSIONS is PROTOCOL_VERSIONS  # one name, one order (oldest first)
     assert tuple(COMMANDS) == PROTOCOL_COMMANDS
 
 

@@ -22,8 +22,8 @@ from conformance.fuzz.endpoints import default_schemas, open_candidate, referenc
 from conformance.fuzz.model import ListChooser
 from conformance.loader import load_scenarios
 from conformance.paths import default_spec_dir
-from conformance.runner import run_scenarios
 from conformance.specdata import load_spec_data
+from conformance.suite import Suite
 from tests.fuzz import fakes
 
 catalogue = pytest.importorskip("tests.mutants.catalogue")
@@ -38,7 +38,7 @@ def run_through_runner(path: Path, engine: Engine) -> str:
     root = next(p for p in path.parents if p.name == "generated").parent
     (scenario,) = load_scenarios([root], schemas, spec)
     try:
-        return run_scenarios([scenario], engine, spec)[0].status
+        return Suite(default_spec_dir(), schemas, spec, [scenario]).run(engine)[0].status
     finally:
         engine.close()
 

@@ -14,9 +14,11 @@ import pytest
 from conformance import loader
 from conformance.cli import main
 from conformance.errors import InputError
+from conformance.listeners import Listeners
 from conformance.loader import load_scenarios
-from conformance.report import terminal_safe, write_reports
-from conformance.results import Result, Status
+from conformance.report import terminal_safe
+from conformance.reporters import JsonReporter, JUnitReporter
+from conformance.results import Result, RunRecord, Status
 from conformance.safety import check_output_paths
 from conformance.schemas import load_schemas
 from conformance.specdata import load_spec_data
@@ -221,6 +223,8 @@ def test_report_paths_are_checked_before_anything_runs(tmp_path):
 
 def test_a_failed_json_write_never_drops_the_junit_report(tmp_path):
     results = [Result(id="x", status=Status.PASS, area="PLAY", file="f.yaml", line=1)]
-    failed = write_reports(Path("/proc/no/such/r.json"), tmp_path / "r.xml", results, "reference", None, 0.1, 1)
+    reporters = [JsonReporter(Path("/proc/no/such/r.json")), JUnitReporter(tmp_path / "r.xml")]
+    Listeners(reporters).run_finished(RunRecord(results, "reference", None, 0.1, 1))
+    failed = [r.problem for r in reporters if r.problem]
     assert len(failed) == 1 and "--json" in failed[0]
     assert "testsuite" in (tmp_path / "r.xml").read_text()

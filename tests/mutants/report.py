@@ -43,7 +43,6 @@ from conformance.errors import InputError
 from conformance.loader import Scenario
 from conformance.paths import DEFAULT_SCENARIOS_DIR, display_path
 from conformance.results import BAD_STATUSES, Result
-from conformance.runner import run_scenarios
 from conformance.suite import Suite
 
 from . import catalogue
@@ -86,7 +85,7 @@ class Corpus(Suite):
         engine = Engine(spec if timeout is not None else spec.called_directly(None), self.schemas,
                         timeout=timeout, validate=validate)
         try:
-            return run_scenarios(self.scenarios if scenarios is None else scenarios, engine, self.spec)
+            return super().run(engine, scenarios)
         finally:
             engine.close()
 

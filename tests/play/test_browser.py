@@ -18,6 +18,7 @@ from random import Random
 
 import pytest
 
+from conformance.specdata import book_languages
 from hakka_play.bots import RuleBot
 from hakka_play.table import Table
 from reference_engine import Action, Cards
@@ -153,7 +154,7 @@ def test_the_replay_viewer_steps_through_a_scenario(live, browser) -> None:
 # ---------------------------------------------------------------- five languages, and a table a person enjoys
 
 SCREENS = Path(os.environ.get("HAKKA_SCREENS_DIR", "/work/screens"))
-LANGS = ("en", "de", "fr", "hi", "ar")
+LANGS = tuple(lang.code for lang in book_languages())  # spec/languages.yaml, the one table
 # words of the English page that must not be left on a page in another language
 ENGLISH = ("Your hand", "Scores", "This hand", "tricks", "score ", "Seat ", "Elders", "Waiting", "Your turn")
 

@@ -20,10 +20,11 @@ pytest.importorskip("babel")
 from babel.messages.catalog import Catalog  # noqa: E402
 from babel.messages.pofile import read_po, write_po  # noqa: E402
 
+from conformance.specdata import book_languages  # noqa: E402
 from docs.catalog_gate import check, copy_allowed, prose_words  # noqa: E402
 
 
-@pytest.mark.parametrize("lang", ["de", "fr", "hi", "ar"])
+@pytest.mark.parametrize("lang", [lang.code for lang in book_languages()][1:])
 def test_every_catalog_of_the_language_passes_the_gate(lang: str) -> None:
     problems = check(LOCALE, [lang])
     assert not problems, "\n".join(map(str, problems[:30])) + f"\n({len(problems)} problems)"

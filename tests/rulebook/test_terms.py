@@ -15,10 +15,12 @@ from typing import Any
 import pytest
 import yaml
 
+from conformance.specdata import book_languages
+
 ROOT = Path(__file__).resolve().parents[2]
 TERMS = ROOT / "docs" / "locale" / "terms.yaml"
 SEEDS_DIR = Path(os.environ.get("HAKKA_SEEDS_DIR", ROOT.parent / "shared" / "seeds"))
-LANGUAGES = ("en", "de", "fr", "hi", "ar")
+LANGUAGES = tuple(lang.code for lang in book_languages())  # spec/languages.yaml, the one table
 KEYS = {"Sup", "Gon", "Zok", "Sin", "Wan Sin", "Elder", "Dreamer", "Dealer", "Privileged Player", "Run", "Set",
         "Single", "trick", "Five Tigers", "claim"}
 
