@@ -145,7 +145,7 @@ def round_won(seat: int, tricks: int) -> RoundWon:
 # ------------------------------------------------------------------ reading the text back
 
 
-def parse_event(text: str) -> Event:
+def parse_event(text: object) -> Event:
     """The event whose text is ``text``; :class:`MalformedError` if it is none.
 
     Card names and their order are free (``gon5 G3 Gon4``); the rest is read

@@ -1,0 +1,141 @@
+"""Hostile input, round 4 (issue 27 §4): merged fuzz reports, scenario files, messages and paths.
+
+Every refusal is bad input: exit 2, one ``error:`` line per problem naming the file (and the field
+or the line), never a traceback, never a hang, and bounded work.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.cli import main as cli_main
+from conformance.fuzz import FuzzConfig, fuzz
+
+from .hostile_helpers import cli_env
+
+Report = dict[str, Any]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def shards(tmp_path_factory: pytest.TempPathFactory) -> list[Report]:
+    """The two shards of a 16-hand campaign of 8 lanes (2 hands a lane)."""
+    folder = tmp_path_factory.mktemp("shards")
+    out = []
+    for i in range(2):
+        path = folder / f"s{i}.json"
+        fuzz(FuzzConfig.of(engine="reference", hands=16, seed=7, out=None, observe="last", shard=(i, 2),
+                           report=path))
+        out.append(json.loads(path.read_text(encoding="utf-8")))
+    return out
+
+
+def _write(tmp_path: Path, reports: list[Any], raw: dict[int, str] | None = None) -> list[str]:
+    paths = []
+    for i, report in enumerate(reports):
+        path = tmp_path / f"r{i}.json"
+        path.write_text((raw or {}).get(i) or json.dumps(report), encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+def _refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    status = cli_main(["merge", *argv])
+    err = capsys.readouterr().err
+    assert status == 2, err
+    assert err.startswith("error: ") and "Traceback" not in err
+    return err
+
+
+# ------------------------------------------------------------ §4.1 merge of fuzz reports
+
+
+def test_the_two_shards_merge(tmp_path: Path, capsys: pytest.CaptureFixture[str], shards: list[Report]) -> None:
+    assert cli_main(["merge", *_write(tmp_path, shards)]) == 0, capsys.readouterr().err
+    assert "hands: 16 " in capsys.readouterr().out
+
+
+def test_a_complete_shard_missing_a_lane_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    shards: list[Report]) -> None:
+    reports = copy.deepcopy(shards)
+    lost = reports[1]["lane_results"].pop(2)
+    err = _refused(capsys, *_write(tmp_path, reports))
+    assert "r1.json: /lane_results" in err and f"lane {lost['lane']} " in err and "no result" in err
+
+
+@pytest.mark.parametrize("keep", [0, 1])
+def test_a_complete_shard_missing_hands_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   shards: list[Report], keep: int) -> None:
+    reports = copy.deepcopy(shards)
+    lane = reports[0]["lane_results"][1]
+    lacking = lane["hands"][keep][0]
+    del lane["hands"][keep]  # 15 of the campaign's 16 hands
+    err = _refused(capsys, *_write(tmp_path, reports))
+    assert "r0.json: /lane_results" in err and f"lacks hand {lacking} " in err
+
+
+def test_an_incomplete_shard_missing_hands_merges_only_as_incomplete(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], shards: list[Report]) -> None:
+    reports = copy.deepcopy(shards)
+    reports[0]["complete"] = False
+    reports[0]["interrupted"] = "SIGINT"
+    del reports[0]["lane_results"][1]["hands"][1]
+    out = tmp_path / "m.json"
+    assert cli_main(["merge", *_write(tmp_path, reports), "--allow-incomplete", "--out", str(out)]) == 1
+    assert json.loads(out.read_text(encoding="utf-8"))["complete"] is False
+    assert "INCOMPLETE" in capsys.readouterr().out
+
+
+def test_a_key_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                      shards: list[Report]) -> None:
+    text = json.dumps(shards[1])
+    assert text.startswith('{"format"')
+    raw = '{"complete": false, ' + text[1:]  # and "complete": true further on: the last would win
+    err = _refused(capsys, *_write(tmp_path, shards, raw={1: raw}))
+    assert "r1.json" in err and "'complete' is given twice" in err
+
+
+def test_a_key_given_twice_in_a_run_report_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "run.json"
+    path.write_text('{"format": "hakka-conformance-report", "format": "hakka-fuzz-report"}', encoding="utf-8")
+    assert "'format' is given twice" in _refused(capsys, str(path))
+
+
+def _merge_in_a_process(*paths: str) -> subprocess.CompletedProcess[str]:
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "conformance.cli", "merge", *paths], capture_output=True,
+                          text=True, timeout=30, env=cli_env(), cwd=ROOT)
+    assert time.monotonic() - started < 30
+    return done
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_or_a_device_is_refused_at_once(tmp_path: Path, shards: list[Report]) -> None:
+    fifo = tmp_path / "report.json"
+    os.mkfifo(fifo)
+    paths = _write(tmp_path, shards[:1])
+    for bad, words in ((fifo, "a FIFO (named pipe)"), (Path("/dev/zero"), "a character device")):
+        done = _merge_in_a_process(paths[0], str(bad))
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert f"{bad}: not a report file: it is {words}" in done.stderr
+
+
+def test_a_report_beyond_the_bound_is_refused_unread(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from conformance.merge import MAX_REPORT_BYTES
+
+    big = tmp_path / "big.json"
+    with big.open("wb") as f:
+        f.truncate(MAX_REPORT_BYTES + 1)  # sparse: nothing is written, and nothing may be read
+    started = time.monotonic()
+    assert "larger than a report merge reads (64 MiB)" in _refused(capsys, str(big))
+    assert time.monotonic() - started < 2
+    assert MAX_REPORT_BYTES == 64 * 1024 * 1024
