@@ -32,7 +32,7 @@ from .yamlsource import pointer_of
 
 MAX_REPORT_BYTES = 64 * 1024 * 1024
 """Largest report file merge reads: 64 MiB. A run of the whole corpus, every scenario failing with its
-transcript, writes about 2 MB; a fuzz campaign about 110 bytes a hand, so a shard of 500,000 hands fits."""
+transcript, writes about 2 MB; a fuzz report about 160 bytes a hand, so a shard of 400,000 hands fits."""
 RUN_FORMAT, FUZZ_FORMAT = "hakka-conformance-report", "hakka-fuzz-report"
 READ_VERSIONS = (2,)
 """Run report versions merge reads; version 1 reports do not say which shard or corpus they are."""

@@ -139,3 +139,81 @@ def test_a_report_beyond_the_bound_is_refused_unread(tmp_path: Path, capsys: pyt
     assert "larger than a report merge reads (64 MiB)" in _refused(capsys, str(big))
     assert time.monotonic() - started < 2
     assert MAX_REPORT_BYTES == 64 * 1024 * 1024
+
+
+# ------------------------------------------------------------ §4.2 hostile scenario files
+
+
+def _check(capsys: pytest.CaptureFixture[str], *paths: Path) -> list[str]:
+    argv = ["check"]
+    for path in paths:
+        argv += ["--scenarios", str(path)]
+    status = cli_main(argv)
+    err = capsys.readouterr().err
+    assert status == 2 and "Traceback" not in err, err
+    lines = err.splitlines()
+    assert lines and all(line.startswith("error: ") for line in lines), err
+    return lines
+
+
+def test_an_integer_of_5000_digits_is_a_problem_at_its_line(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "long.yaml"
+    path.write_text("scenarios:\n  - id: long-number\n    dealer: " + "9" * 5000 + "\n", encoding="utf-8")
+    (line,) = _check(capsys, path)
+    assert f"{path}:3: a number of 5,000 characters: longer than the 4,300 digits" in line
+    assert "/scenarios/0/dealer" in line
+
+
+def test_a_looping_a_dangling_symlink_a_fifo_and_a_device_are_named(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    loop, dangling, fifo = tmp_path / "loop.yaml", tmp_path / "dangling.yaml", tmp_path / "fifo.yaml"
+    loop.symlink_to("loop.yaml")
+    dangling.symlink_to("nowhere.yaml")
+    os.mkfifo(fifo)
+    lines = _check(capsys, loop, dangling, fifo, Path("/dev/null"))
+    assert lines == [
+        f"error: {loop}: a symbolic link that loops (to loop.yaml, which leads back to itself)",
+        f"error: {dangling}: a dangling symbolic link (to nowhere.yaml, which does not exist)",
+        f"error: {fifo}: a FIFO (named pipe), not a file",
+        "error: /dev/null: a character device, not a file",
+    ]
+
+
+def test_a_fifo_given_to_the_yaml_reader_is_refused_unread(tmp_path: Path) -> None:
+    from conformance.yamlsource import load_yaml
+
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    doc, problems = load_yaml(fifo)  # would block for ever on a plain open()
+    assert doc is None and [p.message for p in problems] == ["not a scenario file: it is a FIFO (named pipe), not a file"]
+
+
+def test_problems_are_bounded_per_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from conformance.loader import MAX_PROBLEMS_PER_FILE, MAX_SCENARIOS_PER_FILE
+
+    many = tmp_path / "many.yaml"
+    many.write_text("scenarios:\n" + "- {x: 1}\n" * 1999, encoding="utf-8")  # 18 KB: each entry 5 problems
+    started = time.monotonic()
+    lines = _check(capsys, many)
+    assert time.monotonic() - started < 20
+    assert len(lines) == MAX_PROBLEMS_PER_FILE + 1 == 11
+    assert lines[-1] == (f"error: {many}: and 9,985 more problem(s) in this file (the first 10 are shown: fix them "
+                         "and check again)")
+    assert MAX_SCENARIOS_PER_FILE == 2000
+
+
+def test_a_file_of_20000_entries_is_refused_before_they_are_checked(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    huge = tmp_path / "huge.yaml"
+    huge.write_text("scenarios:\n" + "- {x: 1}\n" * 20000, encoding="utf-8")  # 180 KB
+    started = time.monotonic()
+    assert _check(capsys, huge) == [f"error: {huge}:2: 20,000 scenarios in one file: a file holds at most 2,000 "
+                                    "(split it into several files) (at /scenarios)"]
+    assert time.monotonic() - started < 10
+
+
+def test_a_file_beyond_one_mib_is_not_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    big = tmp_path / "big.yaml"
+    big.write_text("scenarios:\n" + "#" * (1024 * 1024) + "\n", encoding="utf-8")
+    assert _check(capsys, big) == [f"error: {big}: file larger than 1 MiB: not read"]
