@@ -204,7 +204,7 @@ def _expand_one_of(error: Any) -> list[Any]:
 
 
 def _schema_problems(doc: YamlDocument, schemas: Schemas) -> list[Problem]:
-    problems = []
+    problems: list[Problem] = []
     scenarios = doc.data.get("scenarios") if isinstance(doc.data, dict) else None
     vocabulary = _VOCABULARY.setdefault(id(schemas), _vocabulary(schemas.scenario.schema))
     raw = list(schemas.scenario.iter_errors(doc.data))
