@@ -25,7 +25,7 @@ import jsonschema
 
 from .errors import InputError
 from .loader import area_sort_key
-from .paths import FileTooLarge, NotAFile, default_spec_dir, read_regular_file
+from .paths import FileTooLarge, NotAFile, default_spec_dir, make_own_folder, read_regular_file
 from .results import BAD_STATUSES, STATUSES
 from .suite import ids_digest
 from .yamlsource import pointer_of
@@ -267,7 +267,7 @@ def _write(path: Path | None, merged: dict[str, Any]) -> None:
     if path is None:
         return
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_own_folder(path)
         path.write_text(json.dumps(merged, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     except OSError as exc:
         raise InputError(f"--out {path}: cannot write the merged report: {exc.strerror or exc}") from None

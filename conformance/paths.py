@@ -126,3 +126,19 @@ def read_regular_file(path: Path | str, limit: int) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def make_own_folder(path: Path) -> bool:
+    """Create the folder of the file ``path`` if it is missing, under a parent that exists; True if created.
+
+    Only that one folder: ``--report /nonexistent/dir/r.json`` is refused (``OSError``, ENOENT) rather
+    than creating folders at the filesystem's root.
+    """
+    folder = path.parent
+    if folder.is_dir():
+        return False
+    if not folder.parent.is_dir():
+        raise FileNotFoundError(errno.ENOENT, f"no folder {folder.parent} (only the report's own folder, "
+                                              f"{folder.name}, is created, under a folder that exists)")
+    folder.mkdir()
+    return True

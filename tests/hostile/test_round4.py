@@ -217,3 +217,38 @@ def test_a_file_beyond_one_mib_is_not_read(tmp_path: Path, capsys: pytest.Captur
     big = tmp_path / "big.yaml"
     big.write_text("scenarios:\n" + "#" * (1024 * 1024) + "\n", encoding="utf-8")
     assert _check(capsys, big) == [f"error: {big}: file larger than 1 MiB: not read"]
+
+
+# ------------------------------------------------------------ §4.4 messages and paths
+
+
+@pytest.mark.parametrize(("mode", "words"), [("crash-on-batch", "`batch`: engine exited with status 3"),
+                                              ("hang-on-batch", "`batch`: ")])
+def test_smoke_tries_batch_when_the_engine_declares_it(capsys: pytest.CaptureFixture[str], mode: str,
+                                                       words: str) -> None:
+    engine = f"cmd:{sys.executable} {Path(__file__).with_name('batch_engine.py')} {mode}"
+    status = cli_main(["smoke", "--engine", engine, "--timeout", "2"])
+    out = capsys.readouterr().out
+    assert status == 1, out
+    assert any(line.startswith("  PROBLEM") and words in line for line in out.splitlines()), out
+    assert "ready for" not in out
+
+
+def test_smoke_of_the_reference_tries_every_capability(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["smoke", "--engine", "reference", "--timeout", "3"]) == 0
+    out = capsys.readouterr().out
+    for words in ("count with divide", "act answers its events", "batch: start and 1 step(s)",
+                  "batch with playout: a hand played to its end"):
+        assert f"  ok      {words}" in out, out
+
+
+def test_a_report_under_a_missing_folder_creates_no_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deep = tmp_path / "nonexistent" / "dir" / "r.json"
+    status = cli_main(["fuzz", "--engine", "reference", "--hands", "2", "--report", str(deep)])
+    err = capsys.readouterr().err
+    assert status == 2 and "Traceback" not in err
+    assert f"--report {deep}: cannot be written (no folder {deep.parent.parent}" in err
+    assert not (tmp_path / "nonexistent").exists()
+    own = tmp_path / "own" / "r.json"  # the report's own folder, under one that exists, is made
+    assert cli_main(["fuzz", "--engine", "reference", "--hands", "2", "--report", str(own)]) == 0
+    assert json.loads(own.read_text(encoding="utf-8"))["hands"] == 2
