@@ -86,26 +86,32 @@ def dealt_from(dealer: object, deck: object, profile: Profile) -> list[int]:
     ``deck`` is card text or a sequence of card indices, read as an ``object`` (see :func:`holdings`).
     """
     dealer = check_seat(dealer, "dealer")
-    order: list[int]
+    items: list[object]
     if isinstance(deck, str):
         try:
-            order = [parse_card_index(word) for word in deck.split()]
+            items = [parse_card_index(word) for word in deck.split()]
         except MalformedError as exc:
             raise SetupError(f"deck: {exc.message}", rule="CARDS-1") from None
     elif isinstance(deck, Sequence) and not isinstance(deck, (bytes, bytearray)):
-        for position, index in enumerate(deck):
-            if type(index) is not int:  # a bool or a float is no card index, even where it equals one
-                raise SetupError(f"deck: position {position} holds {index!r}, not a card index 0-36", rule="CARDS-1")
-        order = list(deck)
+        items = list(deck)
     else:
         raise SetupError(f"a deck order is a list of the 37 card indices or card text, not {deck!r}", rule="CARDS-1")
-    if len(order) != DECK_SIZE or set(order) != _DECK:
-        missing = FULL_DECK & ~sum(1 << i for i in set(order) if isinstance(i, int) and 0 <= i < DECK_SIZE)
+    try:
+        cards = set(items)
+    except TypeError:  # an unhashable item (a list): no card index, and no deck
+        cards = set()
+    if len(items) != DECK_SIZE or cards != _DECK:
+        missing = FULL_DECK & ~sum(1 << i for i in cards if isinstance(i, int) and 0 <= i < DECK_SIZE)
         raise SetupError(
-            f"a deck order must hold each of the 37 cards once; got {len(order)} cards"
+            f"a deck order must hold each of the 37 cards once; got {len(items)} cards"
             + (f", missing {mask_text(missing)}" if missing else ", some twice"),
             rule="CARDS-1",
         )
+    order: list[int] = []
+    for position, index in enumerate(items):
+        if type(index) is not int:  # a bool or a float is no card index, even where it equals one
+            raise SetupError(f"deck: position {position} holds {index!r}, not a card index 0-36", rule="CARDS-1")
+        order.append(index)
     masks = [0, 0, 0, 0]
     for seat, index in zip(_sequence(dealer, profile.deal_order), order, strict=True):
         masks[seat] |= 1 << index
