@@ -14,7 +14,11 @@ Every problem is reported with file, line and JSON pointer:
   grammar, control characters (a trailing newline…) in IDs, actions and cards.
 
 Discovery is bounded (:data:`MAX_SCAN_ENTRIES`): ``--scenarios /`` is refused
-after that many directory entries instead of walking the whole disk.
+after that many directory entries instead of walking the whole disk. So is the
+work on one file: a file of more than :data:`MAX_SCENARIOS_PER_FILE` scenarios is
+refused before its entries are checked, and at most :data:`MAX_PROBLEMS_PER_FILE`
+problems are reported per file, then one line says how many more there are
+(``and 19,990 more problems in this file``).
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from reference_engine.profile import DEFAULT_PROFILE
 
 from .errors import InputError, Problem
 from .notation import VERBS_ALONE, VERBS_WITH_CARDS, action_cards
-from .paths import DEFAULT_SCENARIOS_DIR, display_path
+from .paths import DEFAULT_SCENARIOS_DIR, display_path, what_is
 from .schemas import Schemas, best_errors, card_text_problem, describe_error
 from .setups import with_seeds
 from .specdata import SpecData
@@ -49,6 +53,10 @@ BODY_KINDS = ("pattern", "trajectory", "game", "count", "setup")
 
 MAX_SCAN_ENTRIES = 200_000
 """Directory entries looked at when searching a folder for scenario files."""
+MAX_SCENARIOS_PER_FILE = 2_000
+"""Scenarios one file may hold (the corpus's largest file holds 23): the work on one file is bounded."""
+MAX_PROBLEMS_PER_FILE = 10
+"""Problems reported per file; the rest are counted (``and N more``), not described."""
 
 FREE_TEXT_KEYS = frozenset({"title", "notes", "description", "source"})
 """Keys whose text may hold line breaks and tabs; every other string is refused with a control character."""
@@ -110,14 +118,17 @@ def _discover(paths: Iterable[Path]) -> list[tuple[Path, tuple[str, ...]]]:
             found.extend(_walk(path))
         elif path.is_file():
             found.append((path, path.parent.parts[-1:]))
-        else:
-            missing.append(Problem(display_path(path), None, "no such file or directory"))
+        else:  # a FIFO, a device, a dangling or looping symlink: named as what it is
+            missing.append(Problem(display_path(path), None, what_is(path)))
     if missing:
         raise InputError(missing)
     seen: set[Path] = set()
     unique = []
     for f, folders in found:
-        r = f.resolve()
+        try:
+            r = f.resolve()
+        except (OSError, RuntimeError):  # a symlink loop below a folder (RuntimeError on Python 3.11)
+            r = f
         if r not in seen:
             seen.add(r)
             unique.append((f, folders))
@@ -193,18 +204,22 @@ def _expand_one_of(error: Any) -> list[Any]:
 
 
 def _schema_problems(doc: YamlDocument, schemas: Schemas) -> list[Problem]:
-    problems = []
+    problems: list[Problem] = []
     scenarios = doc.data.get("scenarios") if isinstance(doc.data, dict) else None
     vocabulary = _VOCABULARY.setdefault(id(schemas), _vocabulary(schemas.scenario.schema))
     raw = list(schemas.scenario.iter_errors(doc.data))
     errors = best_errors(iter([e for error in raw for e in _expand_one_of(error)]))
-    precise = [tuple(e.absolute_path) for e in errors if e.validator != "unevaluatedProperties"]
+    # every prefix of the path of a precise error: an object below which a precise error lies
+    precise = {tuple(e.absolute_path)[:k] for e in errors if e.validator != "unevaluatedProperties"
+               for k in range(len(e.absolute_path) + 1)}
     # A cascade hides the unevaluatedProperties error of an object with a precise error: keep its
     # misspelled keys (names the schema never declares) all the same.
+    kept = {id(e) for e in errors}
     for error in raw:
-        if error.validator == "unevaluatedProperties" and error not in errors:
+        if error.validator == "unevaluatedProperties" and id(error) not in kept:
             errors.append(error)
     for error in errors:
+        described = len(problems) < MAX_PROBLEMS_PER_FILE  # beyond: counted (bounded()), not described
         path = list(error.absolute_path)
         scenario_id = None
         if len(path) >= 2 and path[0] == "scenarios" and isinstance(scenarios, list) and isinstance(path[1], int):
@@ -214,14 +229,14 @@ def _schema_problems(doc: YamlDocument, schemas: Schemas) -> list[Problem]:
         pointer = pointer_of(path)
         if error.validator in ("additionalProperties", "unevaluatedProperties") and isinstance(error.instance, dict):
             names = _unexpected_keys(error)
-            cascade = any(p[: len(path)] == tuple(path) for p in precise)
+            cascade = tuple(path) in precise
             if cascade:
                 names = [n for n in names if n not in vocabulary]
             if names or cascade:
                 # One problem per offending key, at the key's own line and pointer.
                 for name in names:
                     key_pointer = f"{pointer}/{escape_pointer_token(name)}"
-                    hint = difflib.get_close_matches(name, sorted(vocabulary), n=1)
+                    hint = difflib.get_close_matches(name, sorted(vocabulary), n=1) if described else None
                     message = f"unknown key {name!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
                     problems.append(Problem(doc.path, doc.key_line(key_pointer), message, key_pointer, scenario_id))
                 continue
@@ -231,9 +246,12 @@ def _schema_problems(doc: YamlDocument, schemas: Schemas) -> list[Problem]:
             # A bad key of a mapping (e.g. in `requires`): name it, at its own line.
             key_pointer = f"{pointer}/{escape_pointer_token(str(error.instance))}"
             problems.append(Problem(doc.path, doc.key_line(key_pointer),
-                                    f"key {error.instance!r}: {describe_error(error)}", key_pointer, scenario_id))
+                                    f"key {error.instance!r}: {describe_error(error) if described else ''}",
+                                    key_pointer, scenario_id))
             continue
-        if error.validator == "pattern" and isinstance(error.schema, dict) and error.schema.get("x-action-text"):
+        if not described:
+            message = ""
+        elif error.validator == "pattern" and isinstance(error.schema, dict) and error.schema.get("x-action-text"):
             message = action_text_problem(str(error.instance))
         else:
             message = describe_error(error)
@@ -390,6 +408,25 @@ def _deal_problems(doc: YamlDocument, base: str, item: dict[str, Any]) -> list[P
     return problems
 
 
+def bounded(problems: list[Problem], shown: str) -> list[Problem]:
+    """At most :data:`MAX_PROBLEMS_PER_FILE` problems of one file, and a line counting the others."""
+    if len(problems) <= MAX_PROBLEMS_PER_FILE:
+        return problems
+    more = len(problems) - MAX_PROBLEMS_PER_FILE
+    return [*problems[:MAX_PROBLEMS_PER_FILE],
+            Problem(shown, None, f"and {more:,} more problem(s) in this file (the first {MAX_PROBLEMS_PER_FILE} "
+                                 "are shown: fix them and check again)")]
+
+
+def _too_many(doc: YamlDocument) -> Problem | None:
+    """A file of more scenarios than :data:`MAX_SCENARIOS_PER_FILE`: refused before they are checked."""
+    items = doc.data.get("scenarios") if isinstance(doc.data, dict) else None
+    if isinstance(items, list) and len(items) > MAX_SCENARIOS_PER_FILE:
+        return Problem(doc.path, doc.line_of("/scenarios"), f"{len(items):,} scenarios in one file: a file holds "
+                       f"at most {MAX_SCENARIOS_PER_FILE:,} (split it into several files)", "/scenarios")
+    return None
+
+
 def load_scenarios(paths: Iterable[Path], schemas: Schemas, spec: SpecData) -> list[Scenario]:
     """Load and check every scenario of ``paths``; raise :class:`InputError` listing every problem."""
     problems: list[Problem | str] = []
@@ -399,30 +436,36 @@ def load_scenarios(paths: Iterable[Path], schemas: Schemas, spec: SpecData) -> l
     for path, folders in _discover(paths):
         shown = display_path(path)
         doc, probs = load_yaml(path, shown)
-        problems.extend(probs)
+        problems.extend(bounded(probs, shown))
         if doc is None or probs:
+            continue
+        too_many = _too_many(doc)
+        if too_many is not None:
+            problems.append(too_many)
             continue
         schema_probs = _schema_problems(doc, schemas)
         if schema_probs:
-            problems.extend(schema_probs)
+            problems.extend(bounded(schema_probs, shown))
             continue
         under_generated = "generated" in folders
+        file_problems: list[Problem] = []
         for i, item in enumerate(doc.data["scenarios"]):
             pointer = f"/scenarios/{i}"
             sem = _semantic_problems(doc, i, item, spec, under_generated)
-            problems.extend(sem)
+            file_problems.extend(sem)
             kind = next(k for k in BODY_KINDS if k in item)
             scenario = Scenario(
                 id=item["id"], title=item["title"], clauses=tuple(item["clauses"]),
                 requires=item.get("requires"), tags=tuple(item.get("tags", ())), kind=kind,
                 data=item, file=shown, line=doc.line_of(pointer) or 1, pointer=pointer, document=doc)
             if scenario.id in first_seen:
-                problems.append(_duplicate(first_seen[scenario.id], path_of[scenario.id], scenario, path))
+                file_problems.append(_duplicate(first_seen[scenario.id], path_of[scenario.id], scenario, path))
                 continue
             first_seen[scenario.id] = scenario
             path_of[scenario.id] = path
             if not sem:
                 scenarios.append(scenario)
+        problems.extend(bounded(file_problems, shown))
     if problems:
         raise InputError(problems)
     return scenarios

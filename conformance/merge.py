@@ -25,13 +25,14 @@ import jsonschema
 
 from .errors import InputError
 from .loader import area_sort_key
-from .paths import default_spec_dir
+from .paths import FileTooLarge, NotAFile, default_spec_dir, make_own_folder, read_regular_file
 from .results import BAD_STATUSES, STATUSES
 from .suite import ids_digest
 from .yamlsource import pointer_of
 
-MAX_REPORT_BYTES = 512 * 1024 * 1024
-"""Largest report file merge reads (a corpus of 525 scenarios, all failing with full transcripts, is far below)."""
+MAX_REPORT_BYTES = 64 * 1024 * 1024
+"""Largest report file merge reads: 64 MiB. A run of the whole corpus, every scenario failing with its
+transcript, writes about 2 MB; a fuzz report about 160 bytes a hand, so a shard of 400,000 hands fits."""
 RUN_FORMAT, FUZZ_FORMAT = "hakka-conformance-report", "hakka-fuzz-report"
 READ_VERSIONS = (2,)
 """Run report versions merge reads; version 1 reports do not say which shard or corpus they are."""
@@ -54,19 +55,40 @@ def add_merge_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def load_report(path: Path) -> dict[str, Any]:
-    """The JSON object of a report file; bad input (unreadable, too large or deep, not a report) is refused."""
+    """The JSON object of a report file; bad input (unreadable, not a regular file, too large or deep, a key
+    twice, not a report) is refused. At most :data:`MAX_REPORT_BYTES` are read, and a FIFO or a device
+    is refused without being read (it could block or never end)."""
     try:
-        size = path.stat().st_size
-        if size > MAX_REPORT_BYTES:
-            raise InputError(f"{path}: {size} bytes, larger than a report merge reads ({MAX_REPORT_BYTES})")
-        data = json.loads(path.read_text(encoding="utf-8"), parse_constant=_not_a_number)
+        raw = read_regular_file(path, MAX_REPORT_BYTES)
+    except NotAFile as exc:
+        raise InputError(f"{path}: not a report file: it is {exc.strerror}") from None
+    except FileTooLarge:
+        raise InputError(f"{path}: larger than a report merge reads ({MAX_REPORT_BYTES // (1024 * 1024)} MiB): "
+                         "not read") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read a JSON report: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_not_a_number, object_pairs_hook=_unique_keys)
     except RecursionError:
         raise InputError(f"{path}: not a report: JSON nested too deeply") from None
-    except (OSError, ValueError) as exc:
+    except ValueError as exc:
         raise InputError(f"{path}: cannot read a JSON report: {exc}") from None
     if not isinstance(data, dict) or data.get("format") not in (RUN_FORMAT, FUZZ_FORMAT):
         raise InputError(f"{path}: not a report of hakka-conformance run --json or fuzz --report "
                          "(/format is neither hakka-conformance-report nor hakka-fuzz-report)")
+    return data
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once: a key twice (``"complete": false, … "complete": true``)
+    would let the last one win unseen."""
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _value in pairs:
+            if key in seen:
+                raise ValueError(f"the key {key!r} is given twice in one object")
+            seen.add(key)
     return data
 
 
@@ -256,7 +278,7 @@ def _write(path: Path | None, merged: dict[str, Any]) -> None:
     if path is None:
         return
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_own_folder(path)
         path.write_text(json.dumps(merged, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     except OSError as exc:
         raise InputError(f"--out {path}: cannot write the merged report: {exc.strerror or exc}") from None

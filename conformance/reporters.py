@@ -25,6 +25,7 @@ from . import PROTOCOL_VERSION
 from .engine import EngineInfo
 from .listeners import Listener
 from .loader import area_sort_key
+from .paths import make_own_folder
 from .report import closing_line, counts, failure_details, summary_table, terminal_safe
 from .results import ERROR, FAIL, SKIP, TIMEOUT, XFAIL, XPASS, Result, RunRecord
 
@@ -53,7 +54,7 @@ class Reporter(Listener):
 
     def run_finished(self, record: RunRecord) -> None:
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_own_folder(self.path)
             self.write(record)
         except (OSError, ValueError) as exc:
             self.problem = f"{self.flag} {self.path}: cannot write the report: {getattr(exc, 'strerror', None) or exc}"

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from .adapters import EngineSpec, kill_engines_started_after, live_engines
 from .errors import InputError
+from .paths import make_own_folder
 
 MAX_TIMEOUT = 3600.0
 """Longest per-request timeout accepted (an hour): every request is bounded."""
@@ -77,8 +78,9 @@ def _writable_problem(path: Path) -> str | None:
     if path.is_dir():
         return "is a directory"
     existed = path.exists()
+    created = False
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        created = make_own_folder(path)
         with path.open("a", encoding="utf-8"):
             pass
     except OSError as exc:
@@ -86,6 +88,8 @@ def _writable_problem(path: Path) -> str | None:
     if not existed:
         with contextlib.suppress(OSError):
             path.unlink()
+            if created:  # the run creates it again when it writes: nothing is left behind by a refusal
+                path.parent.rmdir()
     return None
 
 

@@ -1,7 +1,10 @@
 """``hakka-conformance smoke``: is an adapter ready for the suite? (Bowtie has ``bowtie smoke``.)
 
 In a few seconds, before hundreds of scenarios: the handshake, one request of
-each kind the engine declares (each answer checked against its schema), a
+each kind the engine declares (each answer checked against its schema; every
+capability of spec/PROTOCOL.md it declares is tried once: ``divide``, ``batch``,
+``playout`` and ``events`` too, so that an engine that crashes or hangs on
+``batch`` is not called ready because nothing sent one), a
 refused action that must leave the state as it was, a short hand played to
 its end by always taking the first legal action, and the declared options
 checked against ``spec/decisions.yaml``. Every problem comes with advice.
@@ -78,6 +81,7 @@ def smoke(engine: Engine, spec: SpecData) -> SmokeReport:
             _game(engine, report, setups[0])
         _refusal(engine, report, setups[0])
         _hand(engine, info, report, setups[0])
+        _declared(engine, info, report, setups[0])
     except _Stop:
         pass
     return report
@@ -276,3 +280,55 @@ def _hand(engine: Engine, info: EngineInfo, report: SmokeReport, setup: str) -> 
         return
     report.ok(f"a hand played to its end in {actions} actions (first legal action each time): "
               f"phase {state['phase']}, result {state['result'] and state['result'].get('end')}")
+
+
+def _declared(engine: Engine, info: EngineInfo, report: SmokeReport, setup: str) -> None:
+    """The capabilities no step above sends, each tried once: ``divide``, ``batch``, ``playout``, ``events``."""
+    caps = info.capabilities
+    if "divide" in caps and "count" in caps:
+        _start(engine, report, setup, log=False)
+        answer = _call(engine, report, {"cmd": "count", "depth": 1, "divide": True},
+                       "answer {ok: true, counts: [n], divide: {action: n}} (or drop the capability `divide`)")
+        if answer["ok"] and isinstance(answer.get("divide"), dict):
+            report.ok(f"count with divide: {len(answer['divide'])} first action(s)")
+        else:
+            report.problem(f"count with divide refused: {answer.get('error') or answer}",
+                           "divide declared: answer `count` with `divide`, or drop it")
+    if "events" in caps:
+        state = _start(engine, report, setup, log=False)
+        legal = state["legal"]["actions"] if state["to_act"] is not None else []
+        if legal:
+            answer = _call(engine, report, {"cmd": "act", "seat": state["to_act"], "action": legal[0]},
+                           "answer `act`")
+            if answer["ok"] and isinstance(answer.get("events"), list) and answer["events"]:
+                report.ok(f"act answers its events: {', '.join(map(str, answer['events']))}")
+            else:
+                report.problem(f"an accepted act has no events: {answer}",
+                               "events declared: answer each accepted act with its `events`, or drop it")
+    if "batch" in caps:
+        _batch(engine, info, report, setup)
+
+
+def _batch(engine: Engine, info: EngineInfo, report: SmokeReport, setup: str) -> None:
+    first = _start(engine, report, setup, log=False)
+    steps = [{"seat": first["to_act"], "action": first["legal"]["actions"][0]}] \
+        if first["to_act"] is not None and first["legal"]["actions"] else []
+    request = {"cmd": "batch", "setup": SETUPS[setup], "steps": steps,
+               "observe": "last" if "observe" in info.capabilities else "none"}
+    answer = _call(engine, report, request, "answer `batch` as spec/PROTOCOL.md says (or drop the capability)")
+    if not answer["ok"] or not answer["start"]["ok"] or len(answer["steps"]) != len(steps) + 1:
+        report.problem(f"batch of {len(steps)} step(s) not played: {answer.get('error') or answer.get('start')}",
+                       "batch declared: start the setup and answer each step (spec/PROTOCOL.md, Batch play)")
+        return
+    report.ok(f"batch: start and {len(steps)} step(s) in one request")
+    if "playout" not in info.capabilities:
+        return
+    request = {"cmd": "batch", "setup": SETUPS[setup], "steps": [], "playout": {"choices": [], "seed": "1"},
+               "state": "last"}
+    answer = _call(engine, report, request, "answer `batch` with `playout` (or drop the capability `playout`)")
+    last = answer["steps"][-1].get("state") if answer["ok"] and answer["steps"] else None
+    if not answer["ok"] or not isinstance(last, dict) or last.get("to_act") is not None:
+        report.problem(f"batch with playout did not play the hand to its end: {answer.get('error') or last}",
+                       "playout declared: play random legal actions until nobody is to act")
+        return
+    report.ok(f"batch with playout: a hand played to its end in {len(answer['steps']) - 1} actions")

@@ -86,7 +86,10 @@ class Action:
         return (Action, (self.verb, self.mask))
 
     @classmethod
-    def parse(cls, text: str) -> Action:
+    def parse(cls, text: object) -> Action:
+        # ``object``: compiled, a ``str`` parameter would refuse ``None`` with a bare TypeError
+        if not isinstance(text, str):
+            raise MalformedError(f"an action is text, such as 'call' or 'play Sup3 Sup4 Sup5', not {text!r}")
         words = text.split(None, 1)
         if not words:
             raise MalformedError("an empty action", action=text)
@@ -232,6 +235,10 @@ class LegalActions:
 
     def __len__(self) -> int:
         return len(self.actions) + (self.discard.size() if self.discard else 0)
+
+    def __reduce__(self) -> tuple[type[LegalActions], tuple[tuple[Action, ...], DiscardOption | None]]:
+        # pickled and copied as its two values: compiled, pickle's default would call __init__ without them
+        return (LegalActions, (self.actions, self.discard))
 
     def __bool__(self) -> bool:
         return bool(self.actions) or self.discard is not None

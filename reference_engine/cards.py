@@ -71,8 +71,14 @@ _LOOKUP["w"] = WAN_SIN
 _LOOKUP["wan sin"] = WAN_SIN
 
 
-def parse_card_index(text: str) -> int:
-    """Parse one card's text (case-insensitive, long or short form)."""
+def parse_card_index(text: object) -> int:
+    """Parse one card's text (case-insensitive, long or short form); anything but text is malformed.
+
+    ``object``, not ``str``, in this and every public parser: compiled, a ``str`` parameter would
+    refuse ``None`` with a bare TypeError (setup.py), where the pure build refuses it with this error.
+    """
+    if not isinstance(text, str):
+        raise MalformedError(f"{text!r} is not a card: a card is text, such as Sup9 or W", rule="CARDS-1")
     try:
         return _LOOKUP[text.strip().lower()]
     except KeyError:
@@ -83,12 +89,19 @@ def parse_card_index(text: str) -> int:
         ) from None
 
 
-def parse_mask(text: str | Iterable[str]) -> int:
+def parse_mask(text: object) -> int:
     """Parse a space-separated card list (or an iterable of card texts) to a mask.
 
     A card named twice is malformed: a play or a hand never holds a card twice.
     """
-    items = text.split() if isinstance(text, str) else list(text)
+    items: list[object]
+    if isinstance(text, str):
+        items = list(text.split())
+    elif isinstance(text, Iterable):
+        items = list(text)
+    else:
+        raise MalformedError(f"{text!r} is not a card list: write the cards' names, such as 'Sup3 Sup4 Sup5'",
+                             rule="CARDS-1")
     mask = 0
     for item in items:
         bit = 1 << parse_card_index(item)
@@ -162,7 +175,7 @@ class Card:
         return card
 
     @classmethod
-    def parse(cls, text: str) -> Card:
+    def parse(cls, text: object) -> Card:
         return _CARDS[parse_card_index(text)]
 
     @property
@@ -217,7 +230,8 @@ class Cards:
         object.__setattr__(self, "mask", mask)
 
     @classmethod
-    def parse(cls, text: str | Iterable[str]) -> Cards:
+    def parse(cls, text: object) -> Cards:
+        """The cards of a space-separated card list, or of a list of card texts."""
         return cls(parse_mask(text))
 
     @classmethod
@@ -272,7 +286,7 @@ def canonical_deck() -> list[int]:
 _M64: Final = (1 << 64) - 1
 
 
-def seeded_deck(seed: int) -> list[int]:
+def seeded_deck(seed: object) -> list[int]:
     """The deck order for ``seed`` (DEAL-5, D33): SplitMix64 + Fisher-Yates.
 
     Fixed so that every engine, in any language, deals the same cards:
@@ -280,8 +294,8 @@ def seeded_deck(seed: int) -> list[int]:
     >>> mask_text(sum(1 << i for i in seeded_deck(7)[:4])) != ""
     True
     """
-    if not 0 <= seed <= _M64:
-        raise SetupError(f"a seed is a 64-bit unsigned integer, not {seed}", rule="DEAL-5")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= _M64:
+        raise SetupError(f"a seed is a 64-bit unsigned integer, not {seed!r}", rule="DEAL-5")
     return _shuffled_on_words(seed) if COMPILED else _shuffled(seed)
 
 

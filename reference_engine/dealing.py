@@ -36,7 +36,7 @@ def check_seat(seat: object, what: str) -> int:
     return seat
 
 
-def _to_mask(holding: int | Cards | str) -> int:
+def _to_mask(holding: object) -> int:
     if isinstance(holding, Cards):
         return holding.mask
     if isinstance(holding, str):
@@ -46,13 +46,17 @@ def _to_mask(holding: int | Cards | str) -> int:
     return holding
 
 
-def holdings(dealer: object, hands: Sequence[int | Cards | str]) -> list[int]:
+def holdings(dealer: object, hands: object) -> list[int]:
     """The masks of explicit holdings by seat, checked (DEAL-2, DEAL-4, CARDS-1).
 
     The Dreamer (``dealer + 2``) holds exactly 1 card, the others 12, and the
-    four holdings together are the 37 cards.
+    four holdings together are the 37 cards. ``hands`` is read as an ``object``
+    (a sequence of 4 holdings, each a mask, :class:`Cards` or card text):
+    compiled, a typed parameter would refuse anything else with a bare TypeError.
     """
     dealer = check_seat(dealer, "dealer")
+    if not isinstance(hands, Sequence) or isinstance(hands, (str, bytes, bytearray)):
+        raise SetupError(f"hands are a list of 4 holdings by seat, not {hands!r}", rule="DEAL-4")
     if len(hands) != 4:
         raise SetupError(f"hands must list 4 seats, got {len(hands)}", rule="DEAL-4")
     masks = []
@@ -81,23 +85,38 @@ def holdings(dealer: object, hands: Sequence[int | Cards | str]) -> list[int]:
     return masks
 
 
-def dealt_from(dealer: object, deck: Sequence[int] | str, profile: Profile) -> list[int]:
-    """The masks a deck order deals (DEAL-4, D2); ``deck[0]`` is dealt first. Checks the order (CARDS-1)."""
+def dealt_from(dealer: object, deck: object, profile: Profile) -> list[int]:
+    """The masks a deck order deals (DEAL-4, D2); ``deck[0]`` is dealt first. Checks the order (CARDS-1).
+
+    ``deck`` is card text or a sequence of card indices, read as an ``object`` (see :func:`holdings`).
+    """
     dealer = check_seat(dealer, "dealer")
+    items: list[object]
     if isinstance(deck, str):
         try:
-            order = [parse_card_index(word) for word in deck.split()]
+            items = [parse_card_index(word) for word in deck.split()]
         except MalformedError as exc:
             raise SetupError(f"deck: {exc.message}", rule="CARDS-1") from None
+    elif isinstance(deck, Sequence) and not isinstance(deck, (bytes, bytearray)):
+        items = list(deck)
     else:
-        order = list(deck)
-    if len(order) != DECK_SIZE or set(order) != _DECK:
-        missing = FULL_DECK & ~sum(1 << i for i in set(order) if isinstance(i, int) and 0 <= i < DECK_SIZE)
+        raise SetupError(f"a deck order is a list of the 37 card indices or card text, not {deck!r}", rule="CARDS-1")
+    try:
+        cards = set(items)
+    except TypeError:  # an unhashable item (a list): no card index, and no deck
+        cards = set()
+    if len(items) != DECK_SIZE or cards != _DECK:
+        missing = FULL_DECK & ~sum(1 << i for i in cards if isinstance(i, int) and 0 <= i < DECK_SIZE)
         raise SetupError(
-            f"a deck order must hold each of the 37 cards once; got {len(order)} cards"
+            f"a deck order must hold each of the 37 cards once; got {len(items)} cards"
             + (f", missing {mask_text(missing)}" if missing else ", some twice"),
             rule="CARDS-1",
         )
+    order: list[int] = []
+    for position, index in enumerate(items):
+        if type(index) is not int:  # a bool or a float is no card index, even where it equals one
+            raise SetupError(f"deck: position {position} holds {index!r}, not a card index 0-36", rule="CARDS-1")
+        order.append(index)
     masks = [0, 0, 0, 0]
     for seat, index in zip(_sequence(dealer, profile.deal_order), order, strict=True):
         masks[seat] |= 1 << index
@@ -118,6 +137,7 @@ def _sequence(dealer: int, deal_order: str) -> tuple[int, ...]:
     return sequence
 
 
-def deal_sequence(dealer: int, profile: Profile = DEFAULT_PROFILE) -> list[int]:
+def deal_sequence(dealer: object, profile: Profile = DEFAULT_PROFILE) -> list[int]:
     """The seat that receives each card of a deck order, in order (DEAL-4, D2)."""
-    return list(_sequence(dealer, profile.deal_order))
+    # checked: a float seat (1.0) would otherwise be cached as the sequence of seat 1
+    return list(_sequence(check_seat(dealer, "dealer"), profile.deal_order))

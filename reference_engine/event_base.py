@@ -12,13 +12,17 @@ by a precise type: ``isinstance(event, SeatEvent)`` tells an ``int`` seat.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from .actions import Action
-from .cards import FULL_DECK
+from .cards import COMPILED, FULL_DECK
 from .dealing import is_seat
 from .errors import MalformedError
 
 __all__ = ["Event", "SeatEvent"]
+
+_INTS: Final = frozenset({"seat", "mask", "count", "tricks", "deal", "dealer"})
+"""The fields of the events that are an ``int`` (a seat, a card mask, a count)."""
 
 
 def check_seat(seat: object, what: str = "seat") -> None:
@@ -37,6 +41,12 @@ def check_cards(mask: object, what: str) -> None:
                              rule="CARDS-1")
 
 
+def _refuse(name: str, value: object) -> None:
+    if name == "seat":
+        check_seat(value)
+    raise MalformedError(f"an event's {name} is an integer, not {value!r}")
+
+
 class Event:
     """One thing a move caused. Frozen and hashable; ``parse_event(str(e)) == e``.
 
@@ -48,6 +58,23 @@ class Event:
 
     __slots__ = ()
 
+    def __new__(cls, *args: object, **kwargs: object) -> Event:
+        # Compiled, a field annotated ``int`` refuses a str with a bare TypeError and takes ``True``
+        # as 1 before ``__post_init__`` can see it (setup.py): its type is checked here, in the words
+        # of the pure build's checks (which refuse the same values in ``__post_init__``).
+        if COMPILED:
+            names: tuple[str, ...] | None = None
+            for i, value in enumerate(args):
+                if type(value) is not int:  # (a plain loop: events are made at every discard)
+                    if names is None:
+                        names = getattr(cls, "__match_args__", ())
+                    if i < len(names) and names[i] in _INTS:
+                        _refuse(names[i], value)
+            for name, value in kwargs.items():
+                if name in _INTS and type(value) is not int:
+                    _refuse(name, value)
+        return super().__new__(cls)
+
     @property
     def action(self) -> Action | None:
         return None
@@ -57,7 +84,7 @@ class Event:
         return self
 
     @classmethod
-    def parse(cls, text: str) -> Event:
+    def parse(cls, text: object) -> Event:
         """The event whose canonical text is ``text`` (see :func:`~reference_engine.events.parse_event`)."""
         from .events import parse_event  # the parser knows every kind of event; they import this base
 

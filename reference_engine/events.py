@@ -146,7 +146,7 @@ def round_won(seat: int, tricks: int) -> RoundWon:
 # ------------------------------------------------------------------ reading the text back
 
 
-def parse_event(text: str) -> Event:
+def parse_event(text: object) -> Event:
     """The event whose text is ``text``; :class:`MalformedError` if it is none.
 
     The grammar is the protocol's ``event`` schema (spec/PROTOCOL.md, "Events";

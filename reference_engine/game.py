@@ -37,6 +37,8 @@ Deal = Mapping[str, object]
 
 def deal_hand(dealer: object, deal: Deal, profile: Profile, *, rules: Rules = DEFAULT_RULES) -> Hand:
     """Deal one hand from a deal description (explicit hands, a deck order or a seed)."""
+    if not isinstance(deal, Mapping):
+        raise SetupError(f"a deal is a mapping with one of hands, deck or seed, not {deal!r}", rule="DEAL-4")
     keys = set(deal) & {"hands", "deck", "seed"}
     if len(keys) != 1:
         raise SetupError("a deal has exactly one of hands, deck or seed", rule="DEAL-4")
@@ -74,6 +76,8 @@ class Game:
         *,
         rules: Rules = DEFAULT_RULES,
     ) -> None:
+        if not isinstance(deals, Sequence) or isinstance(deals, (str, bytes, bytearray)):
+            raise SetupError(f"a game's deals are a list of deals, not {deals!r}", rule="GAME-1")
         if not deals:
             raise SetupError("a game needs at least one deal", rule="GAME-1")
         self.profile = profile

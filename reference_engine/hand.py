@@ -173,16 +173,18 @@ class Hand:
 
     @classmethod
     def from_seed(
-        cls, dealer: object, seed: int, profile: Profile = DEFAULT_PROFILE, *, rules: Rules = DEFAULT_RULES
+        cls, dealer: object, seed: object, profile: Profile = DEFAULT_PROFILE, *, rules: Rules = DEFAULT_RULES
     ) -> Hand:
         """A hand dealt from the deck that ``seed`` shuffles (DEAL-5, D33)."""
         return cls.from_deck(dealer, seeded_deck(seed), profile, rules=rules)
 
     @classmethod
-    def from_notation(cls, text: str, *, rules: Rules = DEFAULT_RULES) -> Hand:
+    def from_notation(cls, text: object, *, rules: Rules = DEFAULT_RULES) -> Hand:
         """The hand that :meth:`notation` wrote (see :mod:`reference_engine.notation`)."""
         from .notation import parse_notation
 
+        if not isinstance(text, str):  # ``object``: see the seats of apply() below
+            raise MalformedError(f"a hand notation is text (what Hand.notation() writes), not {text!r}")
         return parse_notation(text, rules)
 
     @classmethod

@@ -78,6 +78,12 @@ class Observation:
     """The legal actions, for the seat to act only."""
     result: HandResult | None
 
+    def __reduce__(self) -> tuple[type[Observation], tuple[object, ...]]:
+        # pickled and copied through __init__: compiled, a frozen dataclass refuses copy's field-by-field restore
+        return (Observation, (self.seat, self.phase, self.to_act, self.dealer, self.dreamer, self.privileged,
+                              self.hand, self.hand_sizes, self.dreamer_card, self.history, self.events,
+                              self.leader, self.round, self.tricks, self.elders, self.legal, self.result))
+
 
 def observe(hand: Hand, seat: int) -> Observation:
     """What ``seat`` (0-3) may see of ``hand`` now (OBS-1, D32)."""

@@ -11,7 +11,7 @@ Each concrete discard counts separately, as it leads to a different state.
 
 from __future__ import annotations
 
-from .errors import HakkaError
+from .errors import HakkaError, SetupError
 from .hand import Hand, Phase
 
 
@@ -19,21 +19,37 @@ class PerftLimitExceeded(HakkaError):
     """A count needed more positions than the budget allowed."""
 
 
-def perft(hand: Hand, depth: int, max_nodes: int | None = None) -> int:
+def checked(hand: object, depth: object, max_nodes: object) -> tuple[Hand, int, int | None]:
+    """The arguments of a count, or a :class:`SetupError` naming the wrong one.
+
+    Read as ``object``: compiled, typed parameters would refuse a wrong type with a bare TypeError
+    and take ``True`` for a depth of 1 (setup.py); both builds raise this error instead.
+    """
+    if not isinstance(hand, Hand):
+        raise SetupError(f"perft counts from a Hand, not {hand!r}")
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
+        raise SetupError(f"a perft depth is an integer of at least 0, not {depth!r}")
+    if max_nodes is not None and (not isinstance(max_nodes, int) or isinstance(max_nodes, bool) or max_nodes < 0):
+        raise SetupError(f"max_nodes is None or an integer of at least 0, not {max_nodes!r}")
+    return hand, depth, max_nodes
+
+
+def perft(hand: object, depth: object, max_nodes: object = None) -> int:
     """Number of legal action sequences of exactly ``depth`` actions (ended hands stop early)."""
+    checked(hand, depth, max_nodes)
     if depth == 0:
         return 1  # the empty sequence
     return perft_counts(hand, depth, max_nodes)[-1]
 
 
-def perft_counts(hand: Hand, depth: int, max_nodes: int | None = None) -> list[int]:
+def perft_counts(hand: object, depth: object, max_nodes: object = None) -> list[int]:
     """``[perft(hand, 1), ..., perft(hand, depth)]`` in one walk of the tree.
 
     ``max_nodes`` bounds the positions visited; past it :class:`PerftLimitExceeded`
     is raised (an engine with a rule wrong can make the tree explode).
     """
-    counts = [0] * depth
-    budget = max_nodes
+    root, levels, budget = checked(hand, depth, max_nodes)
+    counts = [0] * levels
 
     def walk(node: Hand, level: int) -> None:
         nonlocal budget
@@ -41,7 +57,7 @@ def perft_counts(hand: Hand, depth: int, max_nodes: int | None = None) -> list[i
             return
         legal = node.legal_actions()
         counts[level] += len(legal)
-        if level + 1 == depth:
+        if level + 1 == levels:
             return
         seat = node.to_act
         assert seat is not None
@@ -50,13 +66,14 @@ def perft_counts(hand: Hand, depth: int, max_nodes: int | None = None) -> list[i
                 budget -= 1
                 if budget < 0:
                     raise PerftLimitExceeded(
-                        f"counting to depth {depth} visits more than {max_nodes} positions"
+                        f"counting to depth {levels} visits more than {max_nodes} positions"
                     )
             child = node.copy()
             child.apply(seat, action)
             walk(child, level + 1)
 
-    walk(hand, 0)
+    if levels:
+        walk(root, 0)
     return counts
 
 

@@ -60,7 +60,7 @@ from typing import Any, Final
 from .actions import DISCARD, Action
 from .cards import FULL_DECK, mask_text, parse_card_index, parse_mask
 from .dealing import check_seat
-from .errors import HakkaError
+from .errors import HakkaError, SetupError
 from .events import Discarded, Event
 from .hand import Hand
 from .observation import Observation, Seen
@@ -185,10 +185,21 @@ class Resampler:
             self.cards = [i for i in range(hidden.bit_length()) if hidden >> i & 1]
 
     @classmethod
-    def of_hand(cls, hand: Hand, seat: int, *, tries: int = DEFAULT_TRIES, steps: int = DEFAULT_STEPS) -> Resampler:
-        """A sampler of what ``seat`` sees of ``hand``; the hand itself starts the chain."""
-        check_seat(seat, "seat")
-        return cls(SeatView.of(hand.observation(seat)), hand.profile, hand.rules, start=hand, tries=tries,
+    def of_hand(cls, hand: object, seat: object, *, tries: object = DEFAULT_TRIES,
+                steps: object = DEFAULT_STEPS) -> Resampler:
+        """A sampler of what ``seat`` sees of ``hand``; the hand itself starts the chain.
+
+        Its arguments are read as ``object`` and checked (:class:`SetupError`): compiled, typed
+        parameters would refuse a wrong type with a bare TypeError and take ``True`` for seat 1.
+        """
+        if not isinstance(hand, Hand):
+            raise SetupError(f"a sampler resamples a Hand, not {hand!r}")
+        checked = check_seat(seat, "seat")
+        for name, value in (("tries", tries), ("steps", steps)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise SetupError(f"{name} is an integer of at least 0, not {value!r}")
+        assert isinstance(tries, int) and isinstance(steps, int)
+        return cls(SeatView.of(hand.observation(checked)), hand.profile, hand.rules, start=hand, tries=tries,
                    steps=steps)
 
     def _add_place(self, owner: int, size: int) -> None:
@@ -319,10 +330,14 @@ class Resampler:
 
 
 def resample(
-    hand: Hand, seat: int, rng: random.Random | None = None, *, tries: int = DEFAULT_TRIES, steps: int = DEFAULT_STEPS
+    hand: object, seat: object, rng: object = None, *, tries: object = DEFAULT_TRIES, steps: object = DEFAULT_STEPS
 ) -> Hand:
     """One state that ``seat`` cannot tell from ``hand``, drawn uniformly (see the module's text).
 
-    ``rng`` makes the draw reproducible (a fresh ``random.Random()`` if not given).
+    ``rng`` (a ``random.Random``) makes the draw reproducible (a fresh ``random.Random()`` if not given).
+    Every argument is checked as :meth:`Resampler.of_hand` says.
     """
-    return Resampler.of_hand(hand, seat, tries=tries, steps=steps).sample(rng if rng is not None else random.Random())
+    if rng is not None and not isinstance(rng, random.Random):
+        raise SetupError(f"rng is a random.Random or None, not {rng!r}")
+    sampler = Resampler.of_hand(hand, seat, tries=tries, steps=steps)
+    return sampler.sample(rng if rng is not None else random.Random())

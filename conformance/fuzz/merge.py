@@ -60,6 +60,8 @@ def check_report(report: Any, name: str) -> None:
         raise MergeError([f"{name}: {pointer_of(list(e.absolute_path)) or '/'}: {_short(e.message)}"
                           for e in errors[:5]])
     _check_lanes(report, name)
+    if report["complete"]:
+        _check_complete(report, name, {r["lane"]: r for r in report["lane_results"]})
 
 
 def _short(text: str, limit: int = 200) -> str:
@@ -105,6 +107,29 @@ def _check_lanes(report: dict[str, Any], name: str) -> None:
         if found is not None and found["index"] not in indices:
             raise MergeError(f"{where}/found/index: the disagreement of hand {found['index']} is not one of the "
                              "lane's hands")
+
+
+def _check_complete(report: dict[str, Any], name: str, results: dict[int, dict[str, Any]]) -> None:
+    """A report that says ``complete`` holds every lane of its shard, each played to its end: every hand
+    of the lane below the campaign's ``hands``, or up to the report's first disagreement (where every lane
+    stops) — checked against the campaign's identity, not the report's word."""
+    lanes, hands = report["lanes"], report["hands"]
+    found = [r["found"]["index"] for r in results.values() if r["found"] is not None]
+    last = min([hands - 1, *found])
+    for lane in report["shard_lanes"]:
+        result = results.get(lane)
+        if result is None:
+            raise MergeError(f"{name}: /lane_results: /complete is true, but lane {lane} of /shard_lanes has no "
+                             "result (a lane lost?)")
+        if not result["done"] or result.get("error") is not None:
+            raise MergeError(f"{name}: /lane_results: /complete is true, but lane {lane} did not play to its end "
+                             f"({result.get('error') or 'done: false'})")
+        want = range(lane, last + 1, lanes)
+        played = {h[0] for h in result["hands"]}
+        gap = next((i for i in want if i not in played), None)
+        if gap is not None:
+            raise MergeError(f"{name}: /lane_results: /complete is true, but lane {lane} lacks hand {gap} "
+                             f"(it plays {len(want)} hand(s): {lane}, {lane + lanes}, … up to {last})")
 
 
 def _check_campaign(reports: Sequence[dict[str, Any]], names: Sequence[str]) -> None:

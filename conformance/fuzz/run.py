@@ -16,7 +16,7 @@ from typing import Any
 
 from ..engine import Engine, EngineInfo
 from ..errors import AdapterError
-from ..paths import default_spec_dir
+from ..paths import default_spec_dir, make_own_folder
 from ..safety import signal_name
 from ..setups import start_request
 from ..specdata import load_spec_data
@@ -232,7 +232,7 @@ def write_report(report: FuzzReport) -> None:
     """The JSON ``--report``, if one is asked for."""
     path = report.config.output.report
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_own_folder(path)
         path.write_text(json.dumps(report.as_json(), indent=1) + "\n", encoding="utf-8")
 
 
