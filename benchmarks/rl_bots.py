@@ -14,7 +14,14 @@ with no time limit, so a run's moves and margins are the same on any machine
 (the seconds a move are printed, and those vary). Also printed: the share of
 hands the seat wins. Not part of CI.
 
-RESULTS
+A run on 2026-12-02 (seed 1, random playouts, 2 cores shared with other jobs)::
+
+    10 simulations, 200 hands: margin +0.030 points a hand (95% CI -0.537 .. +0.597); the seat wins 16.0% of
+      hands (rule-aware bot there: 25.5%); 742 searched moves, 0.008 s a move (max 0.659)
+    40 simulations, 200 hands: margin +1.845 points a hand (95% CI -0.669 .. +4.359); the seat wins 25.5% of
+      hands (rule-aware bot there: 25.5%); 713 searched moves, 0.027 s a move (max 0.162)
+
+Neither interval excludes 0.
 """
 
 from __future__ import annotations

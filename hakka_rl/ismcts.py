@@ -17,9 +17,9 @@ by a given policy.
 :class:`TableBot` is the same search behind the browser table's bot interface
 (``choose(observation, legal, rng)``, hakka_play/bots.py): it is given
 the wire form of its seat's observation and nothing else, draws a first state
-consistent with it, and searches from there (the same budget of simulations;
-a discard's picks each get one) (its playouts at random, or with
-``guided=True`` by its fallback bot, each seat choosing from its own view).
+consistent with it, and searches from there: the same budget of simulations
+for each decision (each pick of a discard too), its playouts at random or, with
+``guided=True``, by its fallback bot, each seat choosing from its own view.
 
 >>> import pyspiel, random
 >>> from hakka_rl.openspiel_game import GAME_NAME
@@ -135,14 +135,13 @@ class SearchBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel has no ty
             raise ValueError(f"SearchBot(simulations={simulations}): a search makes one simulation at least")
         if time_limit is not None and not time_limit > 0:
             raise ValueError(f"SearchBot(time_limit={time_limit}): seconds > 0, or None for no limit")
-        self.seed = seed
         self.rng = random.Random(seed)
         super().__init__(game, RandomPlayout(self.rng, playout), uct_c, simulations, max_world_samples=worlds,
                          random_state=np.random.RandomState(self.rng.randrange(2**32)),
                          final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
         self.time_limit = time_limit
         self.simulations = 0
-        """Simulations made by the last search (``max_simulations`` unless the time limit stopped it)."""
+        """Simulations made by the last search (the budget, unless the time limit stopped it)."""
         self.timed_out = False
         """Whether the time limit stopped the last search (its move may then differ on another machine)."""
         self._sampler: tuple[str, Resampler] | None = None
