@@ -1,6 +1,6 @@
-"""The IS-MCTS bot (hakka_rl.ismcts) against the rule-aware bot, hand by hand (issue 18 §4).
+"""The IS-MCTS bot (hakka_rl.ismcts) against the rule-aware bot, hand by hand, at two budgets (issue 29 §2).
 
-    python benchmarks/rl_bots.py [--hands 200] [--budget 0.25] [--larger-budget 1.0] [--larger-hands 60] [--seed 1]
+    python benchmarks/rl_bots.py [--hands 200] [--simulations 50] [--larger-simulations 200] [--seed 1]
 
 Each hand is dealt from a seed and played twice: once with the IS-MCTS bot at
 one active seat and rule-aware bots at the other two, once with rule-aware bots
@@ -9,28 +9,19 @@ from hand to hand. The **margin** is the mean, over hands, of the IS-MCTS
 seat's score delta minus the rule-aware bot's in its place (a paired
 difference: the deal's luck cancels), with a 95% confidence interval (normal
 approximation, 1.96 standard errors). Both bots see only the wire form of
-their seat's observation. Also printed: the seconds a move of the search
-(mean and max), the share of hands the seat wins, and the same figures at a
-larger budget over fewer hands. Not part of CI: at 0.25 s a move, 200 hands
-and 60 at 1 s take about five minutes.
+their seat's observation. The budget is a number of simulations a decision,
+with no time limit, so a run's moves and margins are the same on any machine
+(the seconds a move are printed, and those vary). Also printed: the share of
+hands the seat wins. Not part of CI.
 
-A run on 2026-12-01 (2 cores shared with other jobs, seed 1, random playouts)::
+A run on 2026-12-02 (seed 1, random playouts, 2 cores shared with other jobs)::
 
-    budget 0.25 s, 200 hands: margin +1.865 points a hand (95% CI -0.649 .. +4.379); the seat wins 23.0% of
-      hands (rule-aware bot there: 25.5%); 731 searched moves, 0.147 s a move (max 0.289)
-    budget 1.00 s, 60 hands: margin +0.517 points a hand (95% CI -0.170 .. +1.204); the seat wins 28.3% of
-      hands (rule-aware bot there: 26.7%); 234 searched moves, 0.734 s a move (max 1.050)
+    10 simulations, 200 hands: margin +0.030 points a hand (95% CI -0.537 .. +0.597); the seat wins 16.0% of
+      hands (rule-aware bot there: 25.5%); 742 searched moves, 0.008 s a move (max 0.659)
+    40 simulations, 200 hands: margin +1.845 points a hand (95% CI -0.669 .. +4.359); the seat wins 25.5% of
+      hands (rule-aware bot there: 25.5%); 713 searched moves, 0.027 s a move (max 0.162)
 
-With ``--playouts rule`` (the rule-aware bot plays the playouts), the same day, under heavier load::
-
-    budget 0.25 s, 200 hands: margin +0.165 points a hand (95% CI -0.429 .. +0.759); the seat wins 14.0% of
-      hands (rule-aware bot there: 25.5%); 677 searched moves, 0.136 s a move (max 0.484)
-    budget 1.00 s, 60 hands: margin +0.533 points a hand (95% CI -0.177 .. +1.244); the seat wins 20.0% of
-      hands (rule-aware bot there: 26.7%); 199 searched moves, 0.757 s a move (max 1.213)
-
-No interval excludes 0: at these budgets the search is not shown to beat the
-rule-aware bot, nor a 4x budget to buy more. A move overran its budget when the
-machine's other jobs took the cores (the search checks the clock between simulations).
+Neither interval excludes 0.
 """
 
 from __future__ import annotations
@@ -63,12 +54,13 @@ GUIDED = [False]
 """Playouts at random (--playouts random, the default) or by the rule-aware bot (--playouts rule)."""
 
 
-def play(seed: int, dealer: int, search_seat: int | None, budget: float, times: list[float]) -> tuple[int, int | None]:
+def play(seed: int, dealer: int, search_seat: int | None, simulations: int, times: list[float],
+         ) -> tuple[int, int | None]:
     """The delta of ``search_seat`` (or of a rule-aware bot there if None) and the hand's winner."""
     hand = Hand.from_seed(dealer, seed)
     rng = Random(seed)
     rule = RuleBot()
-    search = TableBot(DEFAULT_PROFILE, RuleBot(), budget=budget, guided=GUIDED[0])
+    search = TableBot(DEFAULT_PROFILE, RuleBot(), simulations=simulations, time_limit=None, guided=GUIDED[0])
     for _ in range(500):
         seat = hand.to_act
         if seat is None:
@@ -85,7 +77,7 @@ def play(seed: int, dealer: int, search_seat: int | None, budget: float, times: 
     return hand.result.deltas[search_seat if search_seat is not None else 0], hand.result.winner
 
 
-def match(hands: int, budget: float, seed: int) -> dict[str, float]:
+def match(hands: int, simulations: int, seed: int) -> dict[str, float]:
     diffs: list[float] = []
     times: list[float] = []
     wins = rule_wins = 0
@@ -93,7 +85,7 @@ def match(hands: int, budget: float, seed: int) -> dict[str, float]:
         dealer = i % 4
         seat = (dealer, (dealer + 1) % 4, (dealer + 3) % 4)[(i // 4) % 3]
         deal_seed = seed * 1_000_003 + i
-        mine, winner = play(deal_seed, dealer, seat, budget, times)
+        mine, winner = play(deal_seed, dealer, seat, simulations, times)
         base_hand = Hand.from_seed(dealer, deal_seed)
         theirs, base_winner = _rule_delta(base_hand, seat, deal_seed)
         diffs.append(mine - theirs)
@@ -102,7 +94,7 @@ def match(hands: int, budget: float, seed: int) -> dict[str, float]:
     mean = sum(diffs) / len(diffs)
     sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)) if len(diffs) > 1 else 0.0
     half = 1.96 * sd / math.sqrt(len(diffs))
-    return {"hands": hands, "budget": budget, "margin": mean, "low": mean - half, "high": mean + half,
+    return {"hands": hands, "simulations": simulations, "margin": mean, "low": mean - half, "high": mean + half,
             "win_share": wins / hands, "rule_win_share": rule_wins / hands,
             "move_mean": sum(times) / max(1, len(times)), "move_max": max(times, default=0.0), "moves": len(times)}
 
@@ -118,7 +110,7 @@ def _rule_delta(hand: Hand, seat: int, seed: int) -> tuple[int, int | None]:
 
 
 def report(stats: dict[str, float]) -> str:
-    return (f"budget {stats['budget']:.2f} s, {int(stats['hands'])} hands: margin {stats['margin']:+.3f} points a hand "
+    return (f"{int(stats['simulations'])} simulations, {int(stats['hands'])} hands: margin {stats['margin']:+.3f} points a hand "
             f"(95% CI {stats['low']:+.3f} .. {stats['high']:+.3f}); the seat wins {stats['win_share']:.1%} of hands "
             f"(rule-aware bot there: {stats['rule_win_share']:.1%}); {int(stats['moves'])} searched moves, "
             f"{stats['move_mean']:.3f} s a move (max {stats['move_max']:.3f})")
@@ -126,20 +118,20 @@ def report(stats: dict[str, float]) -> str:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    p.add_argument("--hands", type=int, default=200)
-    p.add_argument("--budget", type=float, default=0.25, help="seconds of search a move (default 0.25)")
-    p.add_argument("--larger-budget", type=float, default=1.0, help="a larger budget to compare (0: skip)")
-    p.add_argument("--larger-hands", type=int, default=60)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--hands", type=int, default=200, help="paired hands at each budget (default 200)")
+    p.add_argument("--simulations", type=int, default=50, help="simulations a decision (default 50)")
+    p.add_argument("--larger-simulations", type=int, default=200,
+                   help="a larger budget to compare, over as many hands (default 200; 0: skip)")
+    p.add_argument("--seed", type=int, default=1, help="the seed of the deals (default 1)")
     p.add_argument("--playouts", choices=("random", "rule"), default="random",
                    help="the search's playouts: at random (default) or by the rule-aware bot")
     args = p.parse_args()
     GUIDED[0] = args.playouts == "rule"
     print(f"playouts: {args.playouts}", flush=True)
     started = time.perf_counter()
-    print(report(match(args.hands, args.budget, args.seed)), flush=True)
-    if args.larger_budget > 0 and args.larger_hands > 0:
-        print(report(match(args.larger_hands, args.larger_budget, args.seed)), flush=True)
+    print(report(match(args.hands, args.simulations, args.seed)), flush=True)
+    if args.larger_simulations > 0:
+        print(report(match(args.hands, args.larger_simulations, args.seed)), flush=True)
     print(f"{time.perf_counter() - started:.0f} s in all")
     return 0
 

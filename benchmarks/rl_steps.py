@@ -308,8 +308,10 @@ register("openspiel-list-floor-cpp", lambda hands, seed: _openspiel_floor(hands,
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--hands", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hands", type=int, default=2000,
+                        help="hands each line plays in a repeat (default 2000)")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="the seed of the first repeat's hands: the Dealers, the deals and the random ids (default 1)")
     parser.add_argument("--with", dest="modules", action="append", default=[], metavar="MODULE",
                         help="import MODULE first (it registers its own line)")
     parser.add_argument("--only", action="append", default=[], metavar="NAME", help="run only these lines")

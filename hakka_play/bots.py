@@ -12,8 +12,11 @@ actions the engine offers.
   as it can, keeps its Elders (they count toward a claim, CLAIM-1) and
   discards its weakest cards.
 * ``ismcts``, offered when OpenSpiel is installed (the ``[rl]`` extra), is
-  :class:`hakka_rl.ismcts.TableBot`: a search of 0.25 s a move from the
-  seat's own view.
+  :class:`hakka_rl.ismcts.TableBot`: a search of 200 simulations a decision
+  (at most 0.25 s a move) from the seat's own view.
+* ``policy``, offered when numpy is installed, is
+  :class:`hakka_rl.policy.PolicyBot`: the trained baseline policy
+  (hakka_rl/baseline_policy.npz, docs/rl.rst).
 
 >>> from reference_engine import Hand
 >>> hand = Hand.from_seed(dealer=0, seed=7)
@@ -125,5 +128,15 @@ def _search_bot(profile: Profile) -> Bot:
 
 BOTS: dict[str, Callable[[Profile], Bot]] = {"random": lambda _profile: RandomBot(), "rule": lambda _profile: RuleBot()}
 """The bots a table offers, by name; each is made for the table's profile."""
-if importlib.util.find_spec("pyspiel") is not None:  # the [rl] extra (issue 18): OpenSpiel's IS-MCTS, 0.25 s a move
+if importlib.util.find_spec("pyspiel") is not None:  # the [rl] extra (issue 18): OpenSpiel's IS-MCTS
     BOTS["ismcts"] = _search_bot
+
+
+def _policy_bot(profile: Profile) -> Bot:
+    from hakka_rl.policy import PolicyBot  # numpy, loaded when a table asks for it
+
+    return PolicyBot(profile, RuleBot())
+
+
+if importlib.util.find_spec("numpy") is not None:  # the trained baseline (issue 29): numpy only
+    BOTS["policy"] = _policy_bot

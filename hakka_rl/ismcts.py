@@ -2,8 +2,13 @@
 
 :class:`SearchBot` is OpenSpiel's own information-set Monte Carlo tree search
 (``open_spiel.python.algorithms.ismcts.ISMCTSBot``, UCT over information
-states) given a time budget a move (:data:`DEFAULT_BUDGET`, 0.25 s) instead
-of a count of simulations. Each simulation starts from a determinization that
+states) with a budget of simulations a move (:data:`DEFAULT_SIMULATIONS`) and,
+only as an upper bound, of seconds (``time_limit``, none by default). Every
+draw it makes comes from one ``random.Random(seed)``, so that a seed gives the
+same moves on any machine as long as the time limit is not reached (issue 29
+§2). It plays in OpenSpiel's ``evaluate_bots`` (``restart_at``,
+``inform_action``) and, at a chance node, draws an outcome by its
+probabilities. Each simulation starts from a determinization that
 :class:`reference_engine.sampling.Resampler` draws (one sampler a search, so
 the hidden places are worked out once) and is scored by a playout on the
 engine (:class:`RandomPlayout`: no tensors, no pyspiel calls), at random or
@@ -12,8 +17,9 @@ by a given policy.
 :class:`TableBot` is the same search behind the browser table's bot interface
 (``choose(observation, legal, rng)``, hakka_play/bots.py): it is given
 the wire form of its seat's observation and nothing else, draws a first state
-consistent with it, and searches from there (its playouts at random, or with
-``guided=True`` by its fallback bot, each seat choosing from its own view).
+consistent with it, and searches from there: the same budget of simulations
+for each decision (each pick of a discard too), its playouts at random or, with
+``guided=True``, by its fallback bot, each seat choosing from its own view.
 
 >>> import pyspiel, random
 >>> from hakka_rl.openspiel_game import GAME_NAME
@@ -21,7 +27,7 @@ consistent with it, and searches from there (its playouts at random, or with
 >>> state = game.new_initial_state()
 >>> while state.is_chance_node():
 ...     state.apply_action(state.chance_outcomes()[0][0])
->>> bot = SearchBot(game, budget=0.05, seed=1)
+>>> bot = SearchBot(game, simulations=20, seed=1)
 >>> bot.step(state) in state.legal_actions()
 True
 """
@@ -46,10 +52,13 @@ from reference_engine.wire import observation_json
 from .actions import action_of, is_pick, pick_card
 from .openspiel_game import GAME_NAME, HakkaCardsState, options_text, state_of_hand
 
-__all__ = ["DEFAULT_BUDGET", "DEFAULT_WORLDS", "RandomPlayout", "SearchBot", "TableBot"]
+__all__ = ["DEFAULT_SIMULATIONS", "DEFAULT_TIME_LIMIT", "DEFAULT_WORLDS", "RandomPlayout", "SearchBot", "TableBot"]
 
-DEFAULT_BUDGET: Final = 0.25
-"""Seconds of search a move (issue 18: at most 0.25 s)."""
+DEFAULT_SIMULATIONS: Final = 200
+"""Simulations a search (issue 29: a budget that reproduces; on this project's machine about 0.1-0.3 s)."""
+DEFAULT_TIME_LIMIT: Final = 0.25
+"""The table's upper bound on a move's search, in seconds (issue 18: at most 0.25 s); past it a move may differ
+from the one its seed gives elsewhere. :class:`SearchBot` has none unless given one."""
 DEFAULT_WORLDS: Final = 32
 """Determinizations drawn a search (OpenSpiel's ``max_world_samples``); later simulations reuse them."""
 SEARCH_TRIES: Final = 12
@@ -57,7 +66,7 @@ SEARCH_STEPS: Final = 12
 """A search's sampler: few rejection tries, then a short chain from the root state (consistent by
 construction), so that one draw never takes much of a move's budget (the deadline is checked between draws)."""
 OVERRUN: Final = 0.06
-"""Seconds kept back from a table move's budget: a search stops after the simulation that crosses its deadline."""
+"""Seconds kept back from a table move's time limit: a search stops after the simulation that crosses its deadline."""
 DEFAULT_UCT_C: Final = 4.0
 """UCT's exploration constant, in points of the score table (a hand's deltas are mostly within ±8)."""
 
@@ -114,22 +123,45 @@ def random_action(legal: LegalActions, rng: random.Random) -> Action:
 
 
 class SearchBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel has no type stubs
-    """OpenSpiel's IS-MCTS, stopped by a time budget (and ``max_simulations``), on :class:`RandomPlayout`."""
+    """OpenSpiel's IS-MCTS on :class:`RandomPlayout`: ``simulations`` a search, stopped earlier only by
+    ``time_limit`` seconds if given (see the module's text)."""
 
     def __init__(
-        self, game: Any, *, budget: float = DEFAULT_BUDGET, max_simulations: int = 100_000,
+        self, game: Any, *, simulations: int = DEFAULT_SIMULATIONS, time_limit: float | None = None,
         worlds: int = DEFAULT_WORLDS, uct_c: float = DEFAULT_UCT_C, seed: int | None = None,
         playout: Policy | None = None,
     ) -> None:
+        if simulations < 1:
+            raise ValueError(f"SearchBot(simulations={simulations}): a search makes one simulation at least")
+        if time_limit is not None and not time_limit > 0:
+            raise ValueError(f"SearchBot(time_limit={time_limit}): seconds > 0, or None for no limit")
         self.rng = random.Random(seed)
-        super().__init__(game, RandomPlayout(self.rng, playout), uct_c, max_simulations, max_world_samples=worlds,
+        super().__init__(game, RandomPlayout(self.rng, playout), uct_c, simulations, max_world_samples=worlds,
                          random_state=np.random.RandomState(self.rng.randrange(2**32)),
                          final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
-        self.budget = budget
+        self.time_limit = time_limit
         self.simulations = 0
-        """Simulations made by the last search."""
+        """Simulations made by the last search (the budget, unless the time limit stopped it)."""
+        self.timed_out = False
+        """Whether the time limit stopped the last search (its move may then differ on another machine)."""
         self._sampler: tuple[str, Resampler] | None = None
         self.set_resampler(self._resample)
+
+    # OpenSpiel's Bot interface, as evaluate_bots calls it: the search keeps nothing from move to move
+    def restart_at(self, state: Any) -> None:
+        """A new game (or position) begins: nothing to forget, since each search starts afresh."""
+        self.reset()
+
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+        """Another player's (or chance's) action: nothing to record, for the same reason."""
+
+    def step(self, state: Any) -> int:
+        """The bot's action; at a chance node, an outcome drawn by its probabilities (``evaluate_bots`` draws
+        its own there; a caller that asks the bot gets a real outcome, not OpenSpiel's ``INVALID_ACTION``)."""
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            return int(outcomes[self._random_state.choice(len(outcomes), p=probs)])
+        return int(super().step(state))
 
     def _resample(self, state: HakkaCardsState, player: int) -> HakkaCardsState:
         key = state.information_state_string(player)
@@ -139,24 +171,28 @@ class SearchBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel has no ty
         return state.resampled(self._sampler[1], self.rng)
 
     def run_search(self, state: HakkaCardsState) -> list[tuple[int, float]]:
-        """OpenSpiel's ``ISMCTSBot.run_search``, its loop bounded by the clock as well."""
-        deadline = time.perf_counter() + self.budget
+        """OpenSpiel's ``ISMCTSBot.run_search``, its loop bounded by the time limit as well."""
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         self.reset()
+        self.timed_out = False
         legal = state.legal_actions()
         if len(legal) == 1:
             return [(legal[0], 1.0)]
         self._root_node = self.create_new_node(state)
         self.simulations = 0
         # two simulations at least: the first only expands the root (OpenSpiel's ISMCTS needs a visit of it);
-        # then another only if it is likely to end by the deadline (as long as the slowest one so far)
+        # then, with a time limit, another only if it is likely to end by the deadline (as long as the slowest)
         slowest = 0.0
         now = time.perf_counter()
-        while self.simulations < max(2, self._max_simulations) and (
-                self.simulations < 2 or now + slowest < deadline):
+        while self.simulations < max(2, self._max_simulations):
+            if deadline is not None and self.simulations >= 2 and now + slowest >= deadline:
+                self.timed_out = True
+                break
             self.run_simulation(self.sample_root_state(state))
             self.simulations += 1
-            before, now = now, time.perf_counter()
-            slowest = max(slowest, now - before)
+            if deadline is not None:
+                before, now = now, time.perf_counter()
+                slowest = max(slowest, now - before)
         return list(self.get_final_policy(state, self._root_node))
 
 
@@ -176,7 +212,9 @@ def table_view(hand: Hand, seat: int) -> dict[str, Any]:
 class TableBot:
     """The browser table's IS-MCTS bot: :class:`SearchBot` from the seat's own view (see the module's text).
 
-    ``budget`` is the search time of one table move (a discard's picks share it).
+    ``simulations`` is the budget of each decision (each pick of a discard too);
+    ``time_limit`` bounds the search time of one table move (a discard's picks
+    share it: the first half, the others the rest), or None for no bound.
     ``fallback`` chooses when no state consistent with the view can be drawn
     (:class:`~reference_engine.sampling.NoConsistentDeal`), which the view makes
     possible in principle.
@@ -184,13 +222,14 @@ class TableBot:
 
     name = "IS-MCTS bot"
 
-    def __init__(self, profile: Profile, fallback: Fallback, *, budget: float = DEFAULT_BUDGET,
-                 simulations: int = 100_000, guided: bool = False) -> None:
+    def __init__(self, profile: Profile, fallback: Fallback, *, simulations: int = DEFAULT_SIMULATIONS,
+                 time_limit: float | None = DEFAULT_TIME_LIMIT, guided: bool = False) -> None:
         self.profile = profile
         self.fallback = fallback
-        self.budget = budget
         self.simulations = simulations
-        """The most simulations a decision (the budget usually stops the search first)."""
+        self.time_limit = time_limit
+        self.timed_out = 0
+        """Decisions whose search the time limit stopped (their move may differ on another machine)."""
         self.guided = guided
         """Play the search's playouts with ``fallback``'s choices (each seat from its own view) instead of at random
         (off by default: in benchmarks/rl_bots.py it made each simulation dearer and the bot no stronger)."""
@@ -217,22 +256,26 @@ class TableBot:
             return self.fallback.choose(observation, legal, rng)
         state = state_of_hand(self._game(view.dealer), world, rng)
         option = legal.discard
-        # the budget of the move, less the time spent so far and a margin for the last simulation's overrun;
-        # a discard is several picks: the first decision has half of it, the other picks share the rest
-        budget = max(0.0, self.budget - (time.perf_counter() - started) - OVERRUN)
-        first_budget = budget if option is None or option.count == 1 else budget / 2
-        bot = SearchBot(state.get_game(), budget=first_budget, max_simulations=self.simulations,
+        limit = self.time_limit
+        if limit is not None:
+            # the move's limit, less the time spent so far and a margin for the last simulation's overrun;
+            # a discard is several picks: the first decision has half of it, the other picks share the rest
+            limit = max(1e-6, limit - (time.perf_counter() - started) - OVERRUN)
+        first_limit = limit if limit is None or option is None or option.count == 1 else limit / 2
+        bot = SearchBot(state.get_game(), simulations=self.simulations, time_limit=first_limit,
                         seed=rng.randrange(2**32), playout=self._playout if self.guided else None)
         first = int(bot.step(state))
+        self.timed_out += bot.timed_out
         if not is_pick(first):
             return action_of(first)
         assert option is not None
         picked = 1 << pick_card(first)
         state.apply_action(first)
-        bot.budget = (budget - first_budget) / max(1, option.count - 1)
+        if limit is not None and first_limit is not None:
+            bot.time_limit = max(1e-6, (limit - first_limit) / max(1, option.count - 1))
         while picked.bit_count() < option.count:
             pick = int(bot.step(state))
+            self.timed_out += bot.timed_out
             picked |= 1 << pick_card(pick)
             state.apply_action(pick)
         return Action(DISCARD, picked)
-

@@ -1,4 +1,4 @@
-"""hakka_rl.ismcts: the IS-MCTS bot, at the table and on its own (issue 18 §4)."""
+"""hakka_rl.ismcts: the IS-MCTS bot, at the table and on its own (issue 18 §4; budgets of simulations, issue 29 §2)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,18 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("pyspiel")
 
+import pyspiel
+from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+
 from hakka_play.bots import BOTS, RuleBot
 from hakka_play.table import Table
-from hakka_rl.ismcts import DEFAULT_BUDGET, TableBot
+from hakka_rl.ismcts import DEFAULT_SIMULATIONS, DEFAULT_TIME_LIMIT, SearchBot, TableBot
+from hakka_rl.openspiel_game import GAME_NAME
 from reference_engine import Hand, Profile
 from reference_engine.sampling import resample
 from reference_engine.wire import observation_json
@@ -54,7 +59,8 @@ def test_the_table_offers_the_search_bot_with_its_profile():
     bots = [s.bot for s in table.seats if s.bot is not None]
     assert len(bots) == 3 and all(isinstance(b, TableBot) and b.profile == profile for b in bots)
     first = bots[0]
-    assert isinstance(first, TableBot) and first.name == "IS-MCTS bot" and first.budget == DEFAULT_BUDGET == 0.25
+    assert isinstance(first, TableBot) and first.name == "IS-MCTS bot"
+    assert first.simulations == DEFAULT_SIMULATIONS == 200 and first.time_limit == DEFAULT_TIME_LIMIT == 0.25
 
 
 def test_without_open_spiel_the_table_works_and_does_not_offer_it():
@@ -66,15 +72,15 @@ def test_without_open_spiel_the_table_works_and_does_not_offer_it():
         "from hakka_play.cli import _parser\n"
         "from hakka_play.table import Table\n"
         "t = Table(humans=[], seed=3, bot='rule'); t.play_bots()\n"
-        "print(sorted(BOTS), t.game.over, '{random,rule}' in _parser().format_help())\n"
+        "print(sorted(BOTS), t.game.over, '{random,rule,policy}' in _parser().format_help())\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["['random',", "'rule']", "True", "True"]
+    assert out.stdout.split() == ["['policy',", "'random',", "'rule']", "True", "True"]
 
 
-def test_a_choice_is_legal_and_within_the_budget():
-    bot = TableBot(Profile(), RuleBot(), budget=0.1)
+def test_a_choice_is_legal_and_within_the_time_limit():
+    bot = TableBot(Profile(), RuleBot(), simulations=100_000, time_limit=0.1)
     seconds = []
     for hand in positions()[:8]:
         seat = hand.to_act
@@ -84,7 +90,8 @@ def test_a_choice_is_legal_and_within_the_budget():
         action = bot.choose(view(hand, seat), legal, random.Random(1))
         seconds.append(time.perf_counter() - started)
         assert action in legal, (action, hand.notation())
-    # the budget bounds a move; wall time on a shared machine adds the neighbours' share, hence the margins
+    assert bot.timed_out  # 100,000 simulations: the limit stopped every search
+    # the limit bounds a move; wall time on a shared machine adds the neighbours' share, hence the margins
     assert sorted(seconds)[len(seconds) // 2] < 0.1 + 0.1 and max(seconds) < 1.0, seconds
 
 
@@ -97,13 +104,13 @@ def test_a_discard_of_several_cards_comes_back_whole():
         hand.apply(seat, action)
     legal = hand.legal_actions()
     assert not legal.actions and legal.discard is not None and legal.discard.count == 3  # PLAY-4: seat 1 cannot beat
-    chosen = TableBot(Profile(), RuleBot(), budget=0.1).choose(view(hand, 1), legal, random.Random(2))
+    chosen = TableBot(Profile(), RuleBot(), simulations=20).choose(view(hand, 1), legal, random.Random(2))
     assert chosen.verb == "discard" and chosen.mask.bit_count() == 3 and chosen in legal
 
 
 def test_the_choice_depends_on_the_seats_view_only():
     """Two hands the seat cannot tell apart (the hidden cards drawn again) get the same choice."""
-    bot = TableBot(Profile(), RuleBot(), budget=30.0, simulations=25)
+    bot = TableBot(Profile(), RuleBot(), simulations=25, time_limit=None)
     chosen = positions()[::2][:4]
     assert len(chosen) == 4
     for hand in chosen:
@@ -122,5 +129,51 @@ def test_a_view_no_deal_fits_falls_back_to_the_rule_aware_bot():
     seen["hand"] = str(seen["hand"]).rsplit(" ", 1)[0]  # a card short: no deal explains this view
     legal = hand.legal_actions()
     fallback = RuleBot()
-    assert TableBot(Profile(), fallback, budget=0.05).choose(seen, legal, random.Random(0)) == fallback.choose(
+    assert TableBot(Profile(), fallback, simulations=10).choose(seen, legal, random.Random(0)) == fallback.choose(
         seen, legal, random.Random(0))
+
+
+def test_a_seed_gives_the_same_moves_whatever_the_time_limit():
+    """The budget is simulations: with no limit and with a limit far above the search's time, each position's
+    move is the same for the same seed (a limit that stops the search would be the only way to differ)."""
+    moves = {}
+    for limit in (None, 120.0):
+        bot = TableBot(Profile(), RuleBot(), simulations=40, time_limit=limit)
+        moves[limit] = [bot.choose(view(hand, hand.to_act), hand.legal_actions(), random.Random(i))
+                        for i, hand in enumerate(positions()[:6]) if hand.to_act is not None]
+        assert not bot.timed_out
+    assert moves[None] == moves[120.0]
+    game = pyspiel.load_game(GAME_NAME)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    runs = [[SearchBot(game, simulations=60, time_limit=limit, seed=seed).step(state) for seed in range(4)]
+            for limit in (None, 60.0, None)]
+    assert runs[0] == runs[1] == runs[2]
+    bot = SearchBot(game, simulations=60, seed=1)
+    bot.step(state)
+    assert bot.simulations == 60 and not bot.timed_out
+
+
+def test_the_search_bot_plays_in_evaluate_bots_and_at_chance_nodes():
+    """OpenSpiel's evaluate_bots calls restart_at and inform_action on every bot; the Dreamer's bot is never
+    asked to step (DEAL-3). Asked at a chance node, the bot draws one of the outcomes."""
+    game = pyspiel.load_game(GAME_NAME, {"dealer": 1})
+    state = game.new_initial_state()
+    bot = SearchBot(game, simulations=5, seed=3)
+    outcomes = {a for a, _ in state.chance_outcomes()}
+    assert bot.step(state) in outcomes
+    bots = [SearchBot(game, simulations=8, seed=seat) for seat in range(4)]
+    returns = evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(4))
+    assert len(returns) == 4 and sum(returns) == 0  # SCORE-7
+    again = evaluate_bots(game.new_initial_state(), [SearchBot(game, simulations=8, seed=s) for s in range(4)],
+                          np.random.RandomState(4))
+    assert list(again) == list(returns)
+
+
+def test_a_budget_that_cannot_search_is_refused():
+    game = pyspiel.load_game(GAME_NAME)
+    with pytest.raises(ValueError, match="simulations=0"):
+        SearchBot(game, simulations=0)
+    with pytest.raises(ValueError, match="time_limit=0"):
+        SearchBot(game, time_limit=0)
