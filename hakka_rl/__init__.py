@@ -1,6 +1,6 @@
 """Hakka Cards for game-AI research: stable action ids, tensors, and environments (issue 18).
 
-A product of layer 5 (/work/shared/ARCHITECTURE.md): it uses the reference
+A product of the top layer of the project's architecture: it uses the reference
 engine's public API only (``Hand``, ``observation(seat)``, the events a move
 returns, the legal actions). Installed with the ``[rl]`` extra (numpy,
 pettingzoo, gymnasium, open_spiel); :mod:`hakka_rl.actions` and
