@@ -86,7 +86,7 @@ def test_an_illegal_id_raises_by_default_and_ends_the_episode_with_a_penalty_if_
     env = HakkaCardsEnv()
     obs, _ = env.reset(seed=3)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    with pytest.raises(EncodingError, match=r"is not legal for seat 0 now; legal: "):
+    with pytest.raises(EncodingError, match=r"is not legal for seat 0 now; legal ids: 0 \(call\), 1 \(pass\)"):
         env.step(illegal)
     env = HakkaCardsEnv(illegal_reward=-5.0)
     env.reset(seed=3)
