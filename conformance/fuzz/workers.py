@@ -164,7 +164,7 @@ def _collect(workers: dict[Connection, tuple[Any, list[int]]], results: dict[int
                 if progress is not None:
                     progress(payload.index)
             elif kind == "error":
-                why = f"its worker process failed: {payload}"
+                why = ended or f"its worker process failed: {payload}"
                 _errored(results, group, why)
                 open_readers.discard(reader)
                 ended = ended or _ended_by(why, workers, open_readers)
