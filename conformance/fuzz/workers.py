@@ -12,10 +12,12 @@ the campaign then does:
   SIGKILL), and a worker whose parent dies is sent SIGTERM by the kernel
   (``PR_SET_PDEATHSIG`` on Linux) and exits when it sees its parent gone: no
   worker outlives the parent;
-- SIGINT to a worker alone is ignored (Ctrl-C is the parent's to handle);
-- a worker that dies (killed, crashed) ends with its unfinished lanes
-  reported as errored, named with how it died; the other workers go on: the
-  parent never waits on a dead worker.
+- SIGINT or SIGTERM to a worker alone stops it (closing its engines), as it
+  stops a ``run --jobs`` worker: it has died;
+- a worker that dies (killed, stopped, crashed) ends the campaign at once: its
+  unfinished lanes are reported as errored, named with how it died, the other
+  workers are terminated and their unfinished lanes errored as ended by that
+  death; the parent never waits on a dead worker, nor plays on without it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import contextlib
 import ctypes
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 from collections.abc import Callable
@@ -50,11 +53,12 @@ def _die_with_parent(parent: int) -> None:
 
 def _worker(make: MakeLockstep, campaign: tuple[int, int, int, tuple[str, ...]], lane_ids: list[int],
             stop: Any, conn: Connection, parent: int, mask: Any = None) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
     def _terminated(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # once stopping, a later signal raises nothing more
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise SystemExit(128 + signum)  # unwinds: the engines of this worker are closed on the way out
 
+    signal.signal(signal.SIGINT, _terminated)
     signal.signal(signal.SIGTERM, _terminated)
     restore_signals(mask)  # forked with the stop signals held: a pending one lands now, on these handlers
     _die_with_parent(parent)
@@ -86,6 +90,8 @@ def _how_it_died(process: Any) -> str:
     if code is not None and code < 0:
         with contextlib.suppress(ValueError):
             return f"its worker process was killed by {signal.Signals(-code).name}"
+    if code is not None and code > 128 and code - 128 in signal.valid_signals():
+        return f"its worker process was stopped by {signal.Signals(code - 128).name}"
     return f"its worker process exited with status {code}"
 
 
@@ -124,19 +130,31 @@ def play_parallel(make: MakeLockstep, seed: int, hands: int, lanes: int, lane_id
 
 def _collect(workers: dict[Connection, tuple[Any, list[int]]], results: dict[int, LaneResult],
              progress: Callable[[int], None] | None) -> None:
-    """Read every worker's messages until each has said ``done``, failed, or died."""
+    """Read every worker's messages until each has said ``done``, failed, or died.
+
+    The first worker to fail or die ends the campaign: the others are terminated,
+    the hands they sent meanwhile are still taken in, and their unfinished lanes are errored.
+    """
     open_readers = set(workers)
+    ended: str | None = None  # once a worker has died: why the others' lanes did not finish
     while open_readers:
-        for reader in wait(list(open_readers)):
+        ready = wait(list(open_readers), None if ended is None else TERMINATE_GRACE)
+        if not ready:  # terminated workers that do not stop: _end kills them
+            for late in open_readers:
+                _errored(results, workers[late][1], ended or "")
+            return
+        for reader in ready:
             assert isinstance(reader, Connection)
             process, group = workers[reader]
             try:
                 kind, lane, payload, found = reader.recv()
-            except (EOFError, OSError):
-                # the pipe closed without `done`: the worker died
+            except (EOFError, OSError, pickle.UnpicklingError, AttributeError, ValueError, TypeError):
+                # the pipe closed (or broke) without `done`: the worker died
                 process.join(TERMINATE_GRACE)
-                _errored(results, group, _how_it_died(process))
+                why = ended or _how_it_died(process)
+                _errored(results, group, why)
                 open_readers.discard(reader)
+                ended = ended or _ended_by(why, workers, open_readers)
                 continue
             if kind == "hand":
                 result = results[lane]
@@ -146,12 +164,22 @@ def _collect(workers: dict[Connection, tuple[Any, list[int]]], results: dict[int
                 if progress is not None:
                     progress(payload.index)
             elif kind == "error":
-                _errored(results, group, f"its worker process failed: {payload}")
+                why = ended or f"its worker process failed: {payload}"
+                _errored(results, group, why)
                 open_readers.discard(reader)
+                ended = ended or _ended_by(why, workers, open_readers)
             else:  # done
                 for number in group:
                     results[number].done = True
                 open_readers.discard(reader)
+
+
+def _ended_by(why: str, workers: dict[Connection, tuple[Any, list[int]]], running: set[Connection]) -> str:
+    """A worker has died: terminate the others (each closes its engines); why their lanes end unfinished."""
+    for reader in running:
+        with contextlib.suppress(OSError):
+            workers[reader][0].terminate()
+    return f"the campaign ended when another worker died ({why.removeprefix('its ')})"
 
 
 def _errored(results: dict[int, LaneResult], group: list[int], why: str) -> None:
