@@ -123,6 +123,13 @@ def parse(path: Path) -> _Page:
     return page
 
 
+def parsed(path: Path, cache: dict[Path, _Page]) -> _Page:
+    """``path``'s page, parsed once (``cache.setdefault(path, parse(path))`` would parse it at every link)."""
+    if path not in cache:
+        cache[path] = parse(path)
+    return cache[path]
+
+
 @dataclass
 class Checked:
     pages: int = 0
@@ -141,7 +148,7 @@ def check_site(root: Path, rulebook_dir: Path | None = None) -> Checked:
     root = root.resolve()
     for path in sorted(root.rglob("*.html")):
         out.pages += 1
-        page = cache.setdefault(path, parse(path))
+        page = parsed(path, cache)
         for link in page.links:
             _check(link, path, root, rulebook_dir, cache, out)
     return out
@@ -177,11 +184,11 @@ def _check(link: str, path: Path, root: Path, rulebook: Path | None, cache: dict
             if rulebook is not None:  # the book is built: its page must be there
                 out.broken.append(f"{where}: no such rulebook page ({target})")
             return
-        if parts.fragment and parts.fragment not in cache.setdefault(target, parse(target)).ids:
+        if parts.fragment and parts.fragment not in parsed(target, cache).ids:
             out.broken.append(f"{where}: the rulebook page has no #{parts.fragment}")
         return
     out.local += 1
     if not target.is_file():
         out.broken.append(f"{where}: no such file")
-    elif parts.fragment and target.suffix == ".html" and parts.fragment not in cache.setdefault(target, parse(target)).ids:
+    elif parts.fragment and target.suffix == ".html" and parts.fragment not in parsed(target, cache).ids:
         out.broken.append(f"{where}: no #{parts.fragment} there")
