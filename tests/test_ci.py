@@ -57,3 +57,14 @@ def test_ci_runs_and_fuzzes_both_users_engines_skipping_a_missing_one() -> None:
         assert re.search(rf"hakka-conformance fuzz --engine {re.escape(binary)} --hands 300 --no-write", text), engine
     assert 'GO_ENGINE=../shared/engines/go-v2/hakka-go' in text
     assert re.search(r'else\n\s+echo "skipped: \$GO_ENGINE not found', text)
+
+
+def test_no_test_imports_a_conftest_by_name_inside_a_function() -> None:
+    """`from conftest import X` inside a test runs after collection, when the module named `conftest`
+    is whichever folder's conftest pytest collected last; CI once failed on it (tests/site's conftest
+    answered tests/conformance's import). At module level it is the test's own folder's."""
+    offenders = [f"{path.relative_to(REPO)}:{number}"
+                 for path in sorted((REPO / "tests").rglob("*.py"))
+                 for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                 if re.match(r"\s+(from conftest import|import conftest)\b", line)]
+    assert not offenders, f"import these at module level: {offenders}"

@@ -10,6 +10,9 @@ import pytest
 from conformance.errors import InputError
 from conformance.loader import Filters, load_scenarios, select
 from conformance.specdata import load_spec_data
+# at module level: collection imports this file while tests/conformance/conftest.py is the module named
+# conftest; inside a test, that name is whichever folder's conftest pytest collected last (tests/site's)
+from conftest import REPO
 
 CLAUSES = """\
 clauses:
@@ -305,7 +308,6 @@ def test_filters(tmp_path, schemas, mini_spec):
 
 
 def test_the_repository_scenarios_are_valid(schemas, spec_data):
-    from conftest import REPO
     assert load_scenarios([REPO / "conformance" / "scenarios"], schemas, spec_data)
 
 

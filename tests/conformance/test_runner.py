@@ -11,6 +11,8 @@ from conformance.engine import EngineInfo
 from conformance.expected import load_expected_failures
 from conformance.loader import load_scenarios
 from conformance.runner import options_to_send, skip_reason
+# at module level, as tests/conformance/test_loader.py says why
+from conftest import EXAMPLES
 
 TRAJ = "example-calling-everybody-passes"
 PAT = "example-pattern-run-of-three"
@@ -177,7 +179,6 @@ def test_every_request_the_runner_sends_is_schema_valid(run, examples, schemas):
 @pytest.mark.parametrize("spec_text", ["reference", "reference-subprocess"])
 def test_examples_against_the_reference_engine(run, spec_text, schemas, spec_data):
     pytest.importorskip("reference_engine.wire")
-    from conftest import EXAMPLES
     scenarios = load_scenarios([EXAMPLES], schemas, spec_data)
     results, _ = run(spec_text, scenarios, timeout=30)
     bad = [(r.id, r.status, r.reason, r.diff) for r in results if r.status != "pass"]
