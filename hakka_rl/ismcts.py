@@ -49,7 +49,7 @@ from reference_engine.actions import DISCARD
 from reference_engine.sampling import NoConsistentDeal, Resampler, SeatView
 from reference_engine.wire import observation_json
 
-from .actions import action_of, is_pick, pick_card
+from .actions import action_of, as_int, is_pick, pick_card
 from .openspiel_game import GAME_NAME, HakkaCardsState, options_text, state_of_hand
 
 __all__ = ["DEFAULT_SIMULATIONS", "DEFAULT_TIME_LIMIT", "DEFAULT_WORLDS", "RandomPlayout", "SearchBot", "TableBot"]
@@ -131,11 +131,16 @@ class SearchBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel has no ty
         worlds: int = DEFAULT_WORLDS, uct_c: float = DEFAULT_UCT_C, seed: int | None = None,
         playout: Policy | None = None,
     ) -> None:
-        if simulations < 1:
-            raise ValueError(f"SearchBot(simulations={simulations}): a search makes one simulation at least")
+        budget = as_int(simulations)
+        if budget is None or budget < 1:
+            raise ValueError(f"SearchBot(simulations={simulations!r}): a search makes one simulation at least "
+                             f"(an integer >= 1)")
+        simulations = budget
         if time_limit is not None and not time_limit > 0:
             raise ValueError(f"SearchBot(time_limit={time_limit}): seconds > 0, or None for no limit")
-        self.rng = random.Random(seed)
+        if seed is not None and as_int(seed) is None:
+            raise ValueError(f"SearchBot(seed={seed!r}): an integer (int or numpy integer) or None")
+        self.rng = random.Random(None if seed is None else as_int(seed))
         super().__init__(game, RandomPlayout(self.rng, playout), uct_c, simulations, max_world_samples=worlds,
                          random_state=np.random.RandomState(self.rng.randrange(2**32)),
                          final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)

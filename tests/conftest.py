@@ -125,6 +125,9 @@ SLOW = (
     "tests/play/test_replay.py::test_every_scenario_of_the_corpus_replays_without_a_problem",
     "tests/rl/test_openspiel.py::test_a_state_of_a_hand_is_the_state_its_history_leads_to",
     "tests/rl/test_openspiel.py::test_the_python_level_methods_give_what_pyspiels_cpp_methods_give_at_every_state",
+    "tests/rl/test_game_episodes.py::test_an_openspiel_game_passes_openspiels_checks",
+    "tests/rl/test_game_episodes.py::test_a_game_episode_passes_pettingzoos_own_tests",
+    "tests/rl/test_game_episodes.py::test_an_openspiel_game_of_four_hands",
     "tests/rulebook/test_catalog_gate.py::test_the_command_fails_on_the_broken_catalog_and_passes_on_french",
 )
 
