@@ -9,6 +9,7 @@ deltas (GAME-4), and they sum to 0 (SCORE-7).
 
 from __future__ import annotations
 
+import itertools
 import random
 import warnings
 
@@ -64,7 +65,7 @@ def test_a_game_episode_plays_hands_until_four_count_and_pays_each_at_its_end():
         counted = [result.counts for result in results]
         assert sum(counted) == 4 and counted[-1], counted  # GAME-1: it ends at the 4th hand that counts
         assert all(result.counts == (result.end != "void") for result in results)  # CALL-6, D31
-        for (_, result, paid), (next_dealer, _, _) in zip(hands, hands[1:], strict=False):
+        for (_, result, _), (next_dealer, _, _) in itertools.pairwise(hands):
             assert next_dealer == result.next_dealer  # every later Dealer follows from the Calling (D4, D5)
         for _, result, paid in hands:
             assert [paid[a] for a in AGENTS] == list(result.deltas)  # each hand paid at its last step
