@@ -128,6 +128,7 @@ SLOW = (
     "tests/rl/test_game_episodes.py::test_an_openspiel_game_passes_openspiels_checks",
     "tests/rl/test_game_episodes.py::test_a_game_episode_passes_pettingzoos_own_tests",
     "tests/rl/test_game_episodes.py::test_an_openspiel_game_of_four_hands",
+    "tests/rl/test_rl_steps_floors.py::test_each_peer_line_plays_its_games_and_the_ratios_name_each_peer",
     "tests/rulebook/test_catalog_gate.py::test_the_command_fails_on_the_broken_catalog_and_passes_on_french",
 )
 
