@@ -57,6 +57,7 @@ import os
 import random
 import sys
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -325,7 +326,9 @@ OPENSPIEL_PEERS: dict[str, str] = {
 
 def _pettingzoo_peer(module: str) -> Measure:
     def measure(hands: int, seed: int) -> Line:
-        game = importlib.import_module(f"pettingzoo.classic.{module}").env()
+        with warnings.catch_warnings():  # Gymnasium's notes on rlcard's float64 bounds, at every construction
+            warnings.simplefilter("ignore")
+            game = importlib.import_module(f"pettingzoo.classic.{module}").env()
         steps, cpu = _pettingzoo_loop(game, hands, seed)
         return Line(f"  peer: PettingZoo {module}", steps, -1, cpu)
     return measure
@@ -335,7 +338,9 @@ def _rlcard_peer(name: str, players: int, shape: tuple[int, ...]) -> Measure:
     def measure(hands: int, seed: int) -> Line:
         from pettingzoo.classic.rlcard_envs.rlcard_base import RLCardBase
 
-        game = RLCardBase(name, players, shape)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            game = RLCardBase(name, players, shape)
         game.render_mode = None  # set by each classic game's own subclass; step() reads it
         steps, cpu = _pettingzoo_loop(game, hands, seed)
         return Line(f"  peer: PettingZoo RLCardBase({name!r})", steps, -1, cpu)
