@@ -113,7 +113,7 @@ class HakkaCardsEnv(Env[dict[str, Any], int]):
         """The hand in play: ``(dealer, seed)`` of ``Hand.from_seed``."""
         self._bots: dict[int, Any] = {}
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None,
+    def reset(self, *, seed: int | np.integer[Any] | None = None, options: dict[str, Any] | None = None,
               ) -> tuple[dict[str, Tensor | Mask], dict[str, Any]]:
         if seed is not None:
             number = as_int(seed)

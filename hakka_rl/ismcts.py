@@ -127,8 +127,8 @@ class SearchBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel has no ty
     ``time_limit`` seconds if given (see the module's text)."""
 
     def __init__(
-        self, game: Any, *, simulations: int = DEFAULT_SIMULATIONS, time_limit: float | None = None,
-        worlds: int = DEFAULT_WORLDS, uct_c: float = DEFAULT_UCT_C, seed: int | None = None,
+        self, game: Any, *, simulations: int | np.integer[Any] = DEFAULT_SIMULATIONS, time_limit: float | None = None,
+        worlds: int = DEFAULT_WORLDS, uct_c: float = DEFAULT_UCT_C, seed: int | np.integer[Any] | None = None,
         playout: Policy | None = None,
     ) -> None:
         budget = as_int(simulations)

@@ -1,4 +1,4 @@
-"""Hakka Cards as a PettingZoo AEC environment: one hand an episode, four agents (issue 18 §3).
+"""Hakka Cards as a PettingZoo AEC environment: one hand (or one game) an episode, four agents (issue 18 §3).
 
 >>> from hakka_rl.pettingzoo_env import env
 >>> game = env()
@@ -95,7 +95,7 @@ def parallel_env(**kwargs: Any) -> ParallelEnv[str, dict[str, Any], int]:
 
 
 class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # PettingZoo's name; an untyped base
-    """One hand of Hakka Cards a episode; see the module's text."""
+    """One hand of Hakka Cards an episode (or, with ``episode="game"``, a whole game); see the module's text."""
 
     metadata: Final[dict[str, Any]] = {
         "render_modes": ["human", "ansi"], "name": "hakka_cards_v0", "is_parallelizable": False}
@@ -103,7 +103,7 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
     def __init__(self, profile: Profile = DEFAULT_PROFILE, information_state: bool = False,
                  render_mode: str | None = None, observation_key: str = "observation",
                  illegal_reward: float | None = None, episode: str = "hand",
-                 max_deals: int = DEFAULT_MAX_DEALS) -> None:
+                 max_deals: int | np.integer[Any] = DEFAULT_MAX_DEALS) -> None:
         super().__init__()
         if episode not in EPISODES:
             raise ValueError(f"episode={episode!r}: 'hand' (an episode is one hand) or 'game' (a whole game, GAME-1)")
@@ -152,7 +152,7 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
 
     # ------------------------------------------------------------ the AEC API
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | np.integer[Any] | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             number = as_int(seed)
             if number is None:
@@ -237,7 +237,7 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
                 self.truncations[agent], self.infos[agent])
 
-    def step(self, action: int | None) -> None:
+    def step(self, action: int | np.integer[Any] | None) -> None:
         encoded = self.encoded
         if encoded is None:
             raise EncodingError("reset() the environment before observing or stepping it")

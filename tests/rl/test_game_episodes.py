@@ -28,15 +28,20 @@ from hakka_rl.ismcts import SearchBot  # noqa: E402
 from hakka_rl.openspiel_game import GAME_NAME, HakkaCardsState  # noqa: E402
 from hakka_rl.pettingzoo_env import AGENTS, env, parallel_env, raw_env  # noqa: E402
 from reference_engine import Hand  # noqa: E402
+from reference_engine.scoring import HandResult  # noqa: E402
 
 CALL, PASS = 0, 1
 
 
-def _episode(game: raw_env, rng: random.Random, *, never_call: bool = False) -> tuple[dict[str, float], list]:
+Hands = list[tuple[int, HandResult, dict[str, float]]]
+
+
+def _episode(game: raw_env, rng: random.Random, *, never_call: bool = False) -> tuple[dict[str, float], Hands]:
     """One episode by random legal ids (or passing whenever passing is legal); each agent's total reward and, for
     each hand, its Dealer and the rewards paid at its end (and, last, the info the episode ended with)."""
     totals = dict.fromkeys(AGENTS, 0.0)
-    hands: list = []
+    hands: Hands = []
+    assert game.encoded is not None
     dealer = game.encoded.hand.dealer
     for agent in game.agent_iter():
         observation, reward, terminated, truncated, info = game.last()
@@ -47,9 +52,12 @@ def _episode(game: raw_env, rng: random.Random, *, never_call: bool = False) -> 
             continue
         legal = np.flatnonzero(observation["action_mask"]).tolist()
         encoded = game.encoded
+        assert encoded is not None
         game.step(PASS if never_call and PASS in legal else rng.choice(legal))
-        if game.encoded is not encoded or encoded.hand.result is not None:  # that step ended a hand
-            hands.append((dealer, encoded.hand.result, dict(game.rewards)))
+        result = encoded.hand.result
+        if result is not None:  # that step ended a hand
+            hands.append((dealer, result, dict(game.rewards)))
+            assert game.encoded is not None
             dealer = game.encoded.hand.dealer
     return totals, hands
 
@@ -98,14 +106,15 @@ def test_the_deals_given_are_played_in_order():
     seen: list[tuple[int, object, tuple[int, ...]]] = []
     rng = random.Random(2)
     for _agent in game.agent_iter():
+        assert game.deal is not None and game.encoded is not None
         dealer, deal = game.deal
         if not seen or seen[-1][1] is not deal:
             seen.append((dealer, deal, tuple(game.encoded.hand.dealt)))
         observation, _, terminated, truncated, _ = game.last()
         game.step(None if terminated or truncated else rng.choice(np.flatnonzero(observation["action_mask"])))
-    assert [deal for _, deal, _ in seen] == deals[:len(seen)] and seen[0][0] == 1
-    for dealer, deal, dealt in seen:
-        assert dealt == tuple(Hand.from_seed(dealer, deal["seed"]).dealt)
+    assert [given for _, given, _ in seen] == deals[:len(seen)] and seen[0][0] == 1
+    for first, given, dealt in seen:
+        assert isinstance(given, dict) and dealt == tuple(Hand.from_seed(first, given["seed"]).dealt)
 
 
 def test_a_game_episode_passes_pettingzoos_own_tests():
@@ -256,7 +265,7 @@ def test_numpy_integers_are_taken_wherever_an_int_is():
         with pytest.raises(EncodingError, match="is not an action id"):
             _gym_step(not_an_id)
     with pytest.raises(ValueError, match="a seed is an integer"):
-        HakkaCardsEnv().reset(seed=1.5)
+        HakkaCardsEnv().reset(seed=1.5)  # type: ignore[arg-type]
     # the search bot: a numpy budget and seed give the int's moves
     g = pyspiel.load_game(GAME_NAME)
     state = g.new_initial_state()
