@@ -76,7 +76,8 @@ Policy = Callable[[Hand, int, random.Random], Action]
 
 
 class RandomPlayout:
-    """OpenSpiel's evaluator interface: a state's value is the score deltas of one playout.
+    """OpenSpiel's evaluator interface: a state's value is the score deltas of one playout (in a game of
+    four hands, ``episode=game``, added to the game's scores so far, as its returns are the game's scores).
 
     The playout is played on a copy of the engine's hand, by ``policy`` if
     given, else at random: each legal action equally likely, a discard
@@ -103,7 +104,9 @@ class RandomPlayout:
             seat = hand.to_act
             assert seat is not None
             hand.apply(seat, random_action(hand.legal_actions(), rng) if policy is None else policy(hand, seat, rng))
-        return np.array(hand.result.deltas, dtype=np.float64)
+        # a game's returns are its scores (episode=game): the scores so far, then this hand's deltas (the hands
+        # still to deal count 0, each seat's expected share of them unknown); a game of one hand: the deltas
+        return np.array(hand.result.deltas, dtype=np.float64) + state.scores
 
     def prior(self, state: HakkaCardsState) -> list[tuple[int, float]]:
         legal = state.legal_actions()

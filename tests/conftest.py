@@ -128,6 +128,7 @@ SLOW = (
     "tests/rl/test_game_episodes.py::test_an_openspiel_game_passes_openspiels_checks",
     "tests/rl/test_game_episodes.py::test_a_game_episode_passes_pettingzoos_own_tests",
     "tests/rl/test_game_episodes.py::test_an_openspiel_game_of_four_hands",
+    "tests/rl/test_game_episodes.py::test_the_search_values_a_state_of_a_game_in_the_games_scores",
     "tests/rl/test_rl_steps_floors.py::test_each_peer_line_plays_its_games_and_the_ratios_name_each_peer",
     "tests/rl/test_rl_steps_floors.py::test_the_table_prints_every_line_with_its_ceiling",
     "tests/rl/test_train.py::test_a_short_training_lowers_the_loss_and_its_policy_saves_and_loads",

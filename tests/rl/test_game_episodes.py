@@ -280,3 +280,37 @@ def _gym_step(action: object) -> None:
     gym = HakkaCardsEnv(illegal_reward=-1)
     gym.reset(seed=1)
     gym.step(action)  # type: ignore[arg-type]
+
+
+def test_the_search_values_a_state_of_a_game_in_the_games_scores():
+    """In a game the returns are the game's scores, so a playout's value is the scores so far plus the hand's
+    deltas: a playout in which every seat passes makes the hand void (CALL-6, 0 each), so the value is the scores
+    so far. And SearchBot plays a whole game through (its simulations cross into the next hand's deal)."""
+    import random as stdlib_random
+
+    from hakka_rl.ismcts import RandomPlayout
+    from reference_engine import Action
+
+    def passing(hand: Hand, seat: int, rng: stdlib_random.Random) -> Action:
+        legal = hand.legal_actions()
+        return next((a for a in legal.actions if a.verb == "pass"), legal.actions[0])
+
+    g = pyspiel.load_game(GAME_NAME, {"episode": "game", "dealer": 1})
+    for seed in range(40):
+        state, _ = _random_game(g, seed, until=200)
+        if (not state.is_terminal() and state.current_player() >= 0 and any(state.scores)
+                and state.hand is not None and state.hand.phase.value == "calling" and not state.hand.history):
+            break
+    else:  # pragma: no cover
+        pytest.fail("no random game reached a new hand's Calling with scores in 200 moves")
+    value = RandomPlayout(stdlib_random.Random(1), passing).evaluate(state)
+    assert list(value) == [float(s) for s in state.scores] and any(value)
+    bot = SearchBot(g, simulations=6, seed=2)
+    rng = np.random.RandomState(3)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(bot.step(state))
+    assert sum(state.returns()) == 0 and state.returns() == [float(s) for s in state.scores]
