@@ -296,17 +296,18 @@ def test_the_search_values_a_state_of_a_game_in_the_games_scores():
         return next((a for a in legal.actions if a.verb == "pass"), legal.actions[0])
 
     g = pyspiel.load_game(GAME_NAME, {"episode": "game", "dealer": 1})
-    for seed in range(40):
-        state, _ = _random_game(g, seed, until=200)
-        if (not state.is_terminal() and state.current_player() >= 0 and any(state.scores)
-                and state.hand is not None and state.hand.phase.value == "calling" and not state.hand.history):
-            break
-    else:  # pragma: no cover
-        pytest.fail("no random game reached a new hand's Calling with scores in 200 moves")
+    rng = np.random.RandomState(0)
+    state = g.new_initial_state()
+    while not (state.is_player_node() and any(state.scores) and state.hand is not None and not state.hand.history):
+        assert not state.is_terminal(), "the game ended before a hand began with scores to carry"
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
     value = RandomPlayout(stdlib_random.Random(1), passing).evaluate(state)
     assert list(value) == [float(s) for s in state.scores] and any(value)
     bot = SearchBot(g, simulations=6, seed=2)
-    rng = np.random.RandomState(3)
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes(), strict=True)
