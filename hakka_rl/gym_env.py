@@ -44,7 +44,7 @@ from gymnasium import Env, spaces
 from reference_engine import DEFAULT_PROFILE, Action, Hand, LegalActions, Profile
 from reference_engine.wire import observation_json
 
-from .actions import NUM_ACTIONS, EncodingError, as_int, encode_action
+from .actions import NUM_ACTIONS, EncodingError, as_int, encode_action, random_action
 from .encoding import INFORMATION_STATE_SIZE, OBSERVATION_SIZE, EncodedHand, Mask, Tensor
 from .pettingzoo_env import TENSOR_HIGH
 
@@ -60,14 +60,7 @@ class UniformBot:
     name = "random bot"
 
     def choose(self, observation: Mapping[str, Any], legal: LegalActions, rng: random.Random) -> Action:
-        count = len(legal.actions) + (legal.discard is not None)
-        pick = rng.randrange(count)
-        if pick < len(legal.actions):
-            return legal.actions[pick]
-        option = legal.discard
-        assert option is not None
-        cards = [c for c in range(37) if option.allowed >> c & 1]
-        return Action("discard", sum(1 << c for c in rng.sample(cards, option.count)))
+        return random_action(legal, rng)
 
 
 def _view(hand: Hand, seat: int) -> dict[str, Any]:

@@ -49,7 +49,7 @@ from reference_engine.actions import DISCARD
 from reference_engine.sampling import NoConsistentDeal, Resampler, SeatView
 from reference_engine.wire import observation_json
 
-from .actions import action_of, as_int, is_pick, pick_card
+from .actions import action_of, as_int, is_pick, pick_card, random_action
 from .openspiel_game import GAME_NAME, HakkaCardsState, options_text, state_of_hand
 
 __all__ = ["DEFAULT_SIMULATIONS", "DEFAULT_TIME_LIMIT", "DEFAULT_WORLDS", "RandomPlayout", "SearchBot", "TableBot"]
@@ -111,18 +111,6 @@ class RandomPlayout:
     def prior(self, state: HakkaCardsState) -> list[tuple[int, float]]:
         legal = state.legal_actions()
         return [(action, 1.0 / len(legal)) for action in legal]
-
-
-def random_action(legal: LegalActions, rng: random.Random) -> Action:
-    """One of ``legal``, each action and the discard option equally likely (the discard's cards at random)."""
-    count = len(legal.actions) + (legal.discard is not None)
-    pick = rng.randrange(count)
-    if pick < len(legal.actions):
-        return legal.actions[pick]
-    option = legal.discard
-    assert option is not None
-    cards = [c for c in range(37) if option.allowed >> c & 1]
-    return Action(DISCARD, sum(1 << c for c in rng.sample(cards, option.count)))
 
 
 class SearchBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel has no type stubs

@@ -120,25 +120,6 @@ GAME_TYPE: Final = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification={"dealer": 0, "options": "", "episode": "hand", "max_deals": 16},
 )
-GAME_INFO: Final = pyspiel.GameInfo(
-    num_distinct_actions=NUM_ACTIONS,
-    max_chance_outcomes=DECK_SIZE,
-    num_players=4,
-    min_utility=-float(MAX_LOSS),
-    max_utility=float(MAX_GAIN),
-    utility_sum=0.0,
-    max_game_length=DECK_SIZE + MAX_PLAYER_MOVES,
-)
-_GAME_INFO_DRAWN: Final = pyspiel.GameInfo(
-    num_distinct_actions=NUM_ACTIONS,
-    max_chance_outcomes=DECK_SIZE,
-    num_players=4,
-    min_utility=-float(MAX_LOSS),
-    max_utility=float(MAX_GAIN),
-    utility_sum=0.0,
-    max_game_length=1 + DECK_SIZE + MAX_PLAYER_MOVES,
-)
-"""The game of a Dealer drawn by chance: one chance node more (the Dealer, outcomes 0-3)."""
 EPISODES: Final = ("hand", "game")
 """The ``episode`` parameter: one hand (the default), or a whole game of four hands that count (GAME-1)."""
 UNPLAYED: Final = {"seed": 0}
@@ -147,20 +128,23 @@ says the next Dealer; the chance nodes then deal the real one (it is never playe
 
 
 def game_info(dealer: int, episode: str, max_deals: int) -> Any:
-    """pyspiel's GameInfo of these parameters."""
-    if dealer >= 0 and episode == "hand":
-        return GAME_INFO
-    if episode == "hand":
-        return _GAME_INFO_DRAWN
+    """pyspiel's GameInfo of these parameters: a Dealer drawn by chance is one chance node more (outcomes 0-3);
+    a game of four hands has ``max_deals`` deals at most and pays the hands that count (a hand that does not
+    count pays 0: D31, D23)."""
+    deals, counted = (1, 1) if episode == "hand" else (max_deals, HANDS_PER_GAME)
     return pyspiel.GameInfo(
         num_distinct_actions=NUM_ACTIONS,
         max_chance_outcomes=DECK_SIZE,
         num_players=4,
-        min_utility=-float(HANDS_PER_GAME * MAX_LOSS),  # a hand that does not count pays 0 (D31, D23)
-        max_utility=float(HANDS_PER_GAME * MAX_GAIN),
+        min_utility=-float(counted * MAX_LOSS),
+        max_utility=float(counted * MAX_GAIN),
         utility_sum=0.0,
-        max_game_length=(dealer < 0) + max_deals * (DECK_SIZE + MAX_PLAYER_MOVES),
+        max_game_length=(dealer < 0) + deals * (DECK_SIZE + MAX_PLAYER_MOVES),
     )
+
+
+GAME_INFO: Final = game_info(0, "hand", 1)
+"""The GameInfo of a game of one hand with a given Dealer (the default parameters)."""
 assert MAX_PLAYER_MOVES == MAX_HISTORY  # the encoding's history slots hold every engine action
 
 

@@ -25,10 +25,11 @@ from pettingzoo.test.state_test import state_test  # noqa: E402
 from hakka_rl.actions import EncodingError  # noqa: E402
 from hakka_rl.gym_env import HakkaCardsEnv  # noqa: E402
 from hakka_rl.ismcts import SearchBot  # noqa: E402
-from hakka_rl.openspiel_game import GAME_NAME, HakkaCardsState  # noqa: E402
+from hakka_rl.openspiel_game import GAME_NAME  # noqa: E402
 from hakka_rl.pettingzoo_env import AGENTS, env, parallel_env, raw_env  # noqa: E402
 from reference_engine import Hand  # noqa: E402
 from reference_engine.scoring import HandResult  # noqa: E402
+from tests.rl.test_openspiel import random_episode  # noqa: E402
 
 CALL, PASS = 0, 1
 
@@ -145,21 +146,6 @@ def test_bad_game_options_are_refused_by_name():
 # ------------------------------------------------------------ OpenSpiel
 
 
-def _random_game(g, seed: int, until: int | None = None) -> tuple[HakkaCardsState, list[tuple[int, int]]]:
-    rng = np.random.RandomState(seed)
-    state = g.new_initial_state()
-    moves: list[tuple[int, int]] = []
-    while not state.is_terminal() and (until is None or len(moves) < until):
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            action = int(rng.choice(outcomes, p=probs))
-        else:
-            action = int(rng.choice(state.legal_actions()))
-        moves.append((state.current_player(), action))
-        state.apply_action(action)
-    return state, moves
-
-
 def test_an_openspiel_game_of_four_hands():
     """Chance deals each hand when the one before it ends, by the next Dealer's order of the deal; the returns are
     0 until the game's end, then its scores: the sums of the hands' deltas (GAME-4), zero-sum (SCORE-7)."""
@@ -205,7 +191,7 @@ def test_an_openspiel_game_passes_openspiels_checks():
 def test_a_resampled_state_of_a_game_keeps_the_hands_played_and_the_players_view():
     g = pyspiel.load_game(GAME_NAME, {"episode": "game", "dealer": -1})
     for seed in range(40):
-        state, _ = _random_game(g, seed, until=140)
+        state, _ = random_episode(g, seed, until=140)
         if not state.is_terminal() and state.current_player() >= 0 and state._core.played:
             break
     else:  # pragma: no cover
