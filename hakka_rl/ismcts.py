@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -46,11 +46,12 @@ from open_spiel.python.algorithms import ismcts
 
 from reference_engine import Action, Hand, LegalActions, Profile
 from reference_engine.actions import DISCARD
-from reference_engine.sampling import NoConsistentDeal, Resampler, SeatView
+from reference_engine.sampling import Resampler
 from reference_engine.wire import observation_json
 
 from .actions import action_of, as_int, is_pick, pick_card, random_action
 from .openspiel_game import GAME_NAME, HakkaCardsState, options_text, state_of_hand
+from .policy import Fallback, drawn_world
 
 __all__ = ["DEFAULT_SIMULATIONS", "DEFAULT_TIME_LIMIT", "DEFAULT_WORLDS", "RandomPlayout", "SearchBot", "TableBot"]
 
@@ -192,10 +193,6 @@ class SearchBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel has no ty
         return list(self.get_final_policy(state, self._root_node))
 
 
-class Fallback(Protocol):
-    def choose(self, observation: Mapping[str, Any], legal: LegalActions, rng: random.Random) -> Action: ...
-
-
 def table_view(hand: Hand, seat: int) -> dict[str, Any]:
     """What the table gives a bot at ``seat``: the wire form of its observation, with the round in play
     (hakka_play/table.py adds ``round``; the rule-aware bot reads whether it is empty)."""
@@ -243,14 +240,10 @@ class TableBot:
 
     def choose(self, observation: Mapping[str, Any], legal: LegalActions, rng: random.Random) -> Action:
         started = time.perf_counter()
-        if len(legal.actions) == 1 and legal.discard is None:
-            return legal.actions[0]
-        view = SeatView.from_json(observation)
-        try:
-            world: Hand = Resampler(view, self.profile).sample(rng)
-        except NoConsistentDeal:
-            return self.fallback.choose(observation, legal, rng)
-        state = state_of_hand(self._game(view.dealer), world, rng)
+        world = drawn_world(observation, legal, self.profile, self.fallback, rng)
+        if isinstance(world, Action):
+            return world
+        state = state_of_hand(self._game(world.dealer), world, rng)
         option = legal.discard
         limit = self.time_limit
         if limit is not None:
