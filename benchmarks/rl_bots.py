@@ -14,14 +14,15 @@ with no time limit, so a run's moves and margins are the same on any machine
 (the seconds a move are printed, and those vary). Also printed: the share of
 hands the seat wins. Not part of CI.
 
-A run on 2026-12-02 (seed 1, random playouts, 2 cores shared with other jobs)::
+A run on 2026-12-04 (``--hands 400``, seed 1, random playouts, 2 cores shared with other jobs; 991 s)::
 
-    10 simulations, 200 hands: margin +0.030 points a hand (95% CI -0.537 .. +0.597); the seat wins 16.0% of
-      hands (rule-aware bot there: 25.5%); 742 searched moves, 0.008 s a move (max 0.659)
-    40 simulations, 200 hands: margin +1.845 points a hand (95% CI -0.669 .. +4.359); the seat wins 25.5% of
-      hands (rule-aware bot there: 25.5%); 713 searched moves, 0.027 s a move (max 0.162)
+    50 simulations, 400 hands: margin +1.657 points a hand (95% CI -0.075 .. +3.390); the seat wins 20.8% of
+      hands (rule-aware bot there: 24.2%); 1415 searched moves, 0.117 s a move (max 0.982)
+    200 simulations, 400 hands: margin +2.038 points a hand (95% CI +0.283 .. +3.792); the seat wins 20.5% of
+      hands (rule-aware bot there: 24.2%); 1480 searched moves, 0.554 s a move (max 8.425)
 
-Neither interval excludes 0.
+At 200 simulations the interval excludes 0; at 50 it reaches just below 0. (The run of 2026-12-02, at 10 and 40
+simulations over 200 hands: +0.030, -0.537 .. +0.597, and +1.845, -0.669 .. +4.359.)
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The engine's own actions/s beside the learning environments' steps/s, in one run (issue 18 targets).
+"""The learning environments' steps/s beside the engine's actions/s and their peers', in one run (issues 18, 29).
 
 Every line plays the same number of random hands, uniformly over what is legal,
 on one core, timed in CPU seconds (the machine is shared: wall time would
@@ -30,6 +30,24 @@ engine's actions/s that is the line's **ceiling**, printed beside its ``x engine
 floors come twice: with the Python-level methods hakka_rl.openspiel_game defines (what its own
 ceiling is measured against) and with pyspiel's C++ methods only (a game without them).
 
+**Peers.** The yardstick is the environments a researcher would otherwise pick (issue 29): PettingZoo's own
+classic card games (``peer-pettingzoo-*`` lines: leduc hold'em, texas hold'em, no-limit hold'em; and gin rummy,
+mahjong and dou dizhu, classic games of earlier PettingZoo releases, made on the ``RLCardBase`` PettingZoo still
+ships; they need ``pip install rlcard pygame``, from PettingZoo's ``classic`` extra; hanabi, a cooperative game
+whose C++ library is not installed here, is not among them) through the same learner's loop, and OpenSpiel's
+card games with an observation tensor (C++: leduc poker, gin rummy, bridge, skat, dou dizhu; Python: kuhn
+poker) through the OpenSpiel loop. An episode is
+one of theirs (a hand, a deal), played at random like ours. The last rows say how many times faster than each
+peer the PettingZoo ``env()`` steps, and the OpenSpiel game (``make_observation``) beside OpenSpiel's. The
+PettingZoo env must stay ahead of every PettingZoo card game. Lines whose library is not installed are left out
+(said at the end). A run on 2026-12-04 (``--hands 300 --repeat 2``, 2 cores shared; the whole table is in
+docs/rl.rst) ended::
+
+    PettingZoo env() over each peer: leduc_holdem_v4 5.25x, texas_holdem_v4 4.95x, texas_holdem_no_limit_v6 9.91x,
+      RLCardBase('gin-rummy') 7.18x, RLCardBase('mahjong') 12.98x, RLCardBase('doudizhu') 18.73x
+    OpenSpiel make_observation over each peer: leduc_poker 0.09x, gin_rummy 0.94x,
+      bridge(use_double_dummy_result=false) 0.12x, skat 0.13x, dou_dizhu 0.13x, python_kuhn_poker 0.48x
+
 Another interface adds its line with :func:`register` (the OpenSpiel game's
 benchmark adds ``openspiel``: ``register("openspiel", my_function)``, a function
 of ``(hands, seed)`` that returns a :class:`Line`; ``floor="name"`` names its
@@ -41,9 +59,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import random
 import sys
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -291,6 +311,82 @@ def _openspiel_floor(hands: int, seed: int, as_list: bool, overrides: bool) -> L
                 cpu, floor=True)
 
 
+# ------------------------------------------------------------ the peers: other card games on the same APIs
+
+PETTINGZOO_PEERS: dict[str, str] = {
+    "leduc": "leduc_holdem_v4", "texas": "texas_holdem_v4", "no-limit": "texas_holdem_no_limit_v6",
+}
+"""PettingZoo's classic card games (pettingzoo.classic, 1.27: rlcard plays them), by line name."""
+RLCARD_PEERS: dict[str, tuple[str, int, tuple[int, ...]]] = {
+    "gin-rummy": ("gin-rummy", 2, (5, 52)), "mahjong": ("mahjong", 4, (6, 34, 4)), "dou-dizhu": ("doudizhu", 3, (901,)),
+}
+"""The card games earlier PettingZoo releases had as classic games (gin_rummy, mahjong, dou_dizhu), made as they
+were: PettingZoo's own ``RLCardBase`` over rlcard's game, which 1.27 still ships (the name, players, observation
+shape). Their own subclasses added rendering and reward scaling, which a learner's loop does not call."""
+OPENSPIEL_PEERS: dict[str, str] = {
+    "leduc": "leduc_poker", "gin-rummy": "gin_rummy", "bridge": "bridge(use_double_dummy_result=false)",
+    "skat": "skat", "dou-dizhu": "dou_dizhu", "python-kuhn": "python_kuhn_poker",
+}
+"""OpenSpiel's card games with an observation tensor (C++; python_kuhn_poker a Python game, as this one is)."""
+
+
+def _pettingzoo_peer(module: str) -> Measure:
+    def measure(hands: int, seed: int) -> Line:
+        with warnings.catch_warnings():  # Gymnasium's notes on rlcard's float64 bounds, at every construction
+            warnings.simplefilter("ignore")
+            game = importlib.import_module(f"pettingzoo.classic.{module}").env()
+        steps, cpu = _pettingzoo_loop(game, hands, seed)
+        return Line(f"  peer: PettingZoo {module}", steps, -1, cpu)
+    return measure
+
+
+def _rlcard_peer(name: str, players: int, shape: tuple[int, ...]) -> Measure:
+    def measure(hands: int, seed: int) -> Line:
+        from pettingzoo.classic.rlcard_envs.rlcard_base import RLCardBase
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            game = RLCardBase(name, players, shape)
+        game.render_mode = None  # set by each classic game's own subclass; step() reads it
+        steps, cpu = _pettingzoo_loop(game, hands, seed)
+        return Line(f"  peer: PettingZoo RLCardBase({name!r})", steps, -1, cpu)
+    return measure
+
+
+def _openspiel_peer(name: str) -> Measure:
+    def measure(hands: int, seed: int) -> Line:
+        import open_spiel.python.games  # noqa: F401  (registers OpenSpiel's Python games)
+        import pyspiel
+        from open_spiel.python.observation import make_observation
+
+        game = pyspiel.load_game(name)
+        steps, cpu = _openspiel_loop([game] * 4, [make_observation(game)] * 4, hands, seed, False)
+        return Line(f"  peer: OpenSpiel {name}", steps, -1, cpu)
+    return measure
+
+
+def _installed(module: str) -> bool:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame greets on import otherwise
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True
+
+
+def peer_ratios(best: dict[str, Line]) -> list[str]:
+    """How many times faster than each peer our interface steps (steps/s over steps/s, measured in this run)."""
+    rows = []
+    for ours, prefix, label in (("pettingzoo", "  peer: PettingZoo ", "PettingZoo env()"),
+                                ("openspiel", "  peer: OpenSpiel ", "OpenSpiel make_observation")):
+        mine = best.get(ours)
+        peers = [line for line in best.values() if line.name.startswith(prefix)]
+        if mine is not None and peers:
+            rows.append(f"{label} over each peer: " + ", ".join(
+                f"{line.name[len(prefix):]} {mine.per_second / line.per_second:.2f}x" for line in peers))
+    return rows
+
+
 register("engine", engine_line)
 register("encoding", encoded_line)
 register("pettingzoo", pettingzoo_raw_line, floor="pettingzoo-floor")
@@ -304,6 +400,21 @@ register("openspiel-list-floor", lambda hands, seed: _openspiel_floor(hands, see
          floor="openspiel-list-floor-cpp")
 register("openspiel-floor-cpp", lambda hands, seed: _openspiel_floor(hands, seed, False, False))
 register("openspiel-list-floor-cpp", lambda hands, seed: _openspiel_floor(hands, seed, True, False))
+MISSING: list[str] = []
+"""Peer lines left out because their library is not installed."""
+_RLCARD = _installed("rlcard") and _installed("pygame")
+for _name, _module in PETTINGZOO_PEERS.items():
+    if _RLCARD:
+        register(f"peer-pettingzoo-{_name}", _pettingzoo_peer(_module))
+    else:
+        MISSING.append(f"peer-pettingzoo-{_name} (pip install rlcard pygame)")
+for _name, (_game, _players, _shape) in RLCARD_PEERS.items():
+    if _RLCARD:
+        register(f"peer-pettingzoo-{_name}", _rlcard_peer(_game, _players, _shape))
+    else:
+        MISSING.append(f"peer-pettingzoo-{_name} (pip install rlcard pygame)")
+for _name, _game in OPENSPIEL_PEERS.items():
+    register(f"peer-openspiel-{_name}", _openspiel_peer(_game))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -333,6 +444,10 @@ def main(argv: list[str] | None = None) -> None:
             if name not in best or line.per_second > best[name].per_second:
                 best[name] = line
     print(table(best, args.hands, max(1, args.repeat)))
+    for row in peer_ratios(best):
+        print(row)
+    if MISSING and not args.only:
+        print("left out, their library not installed: " + ", ".join(MISSING))
 
 
 def table(best: dict[str, Line], hands: int, repeat: int) -> str:

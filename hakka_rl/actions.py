@@ -31,7 +31,7 @@ pick commits the seat to discarding; the engine sees one ``discard`` action
 when the k-th pick is made. A partial discard is a state held *above* the
 engine, by :class:`hakka_rl.encoding.EncodedHand`.
 
->>> from reference_engine import Action
+>>> from reference_engine import Action, LegalActions
 >>> action_id(Action.parse("call")), action_id(Action.parse("play Gon5"))
 (0, 19)
 >>> action_id(Action.parse("play Sup1 Sup2 Sup3")), str(action_of(43))
@@ -45,11 +45,12 @@ engine, by :class:`hakka_rl.encoding.EncodedHand`.
 from __future__ import annotations
 
 import operator
+import random
 from collections.abc import Iterable
 from itertools import combinations
 from typing import Final
 
-from reference_engine import Action
+from reference_engine import Action, LegalActions
 from reference_engine.actions import CALL, CLAIM, CONTINUE, DECLINE, DISCARD, PASS, PLAY, TIGERS
 from reference_engine.cards import NAMES, WAN_SIN, card_index
 
@@ -214,3 +215,15 @@ def engine_actions(steps: Iterable[tuple[int, int]]) -> list[tuple[int, Action]]
     if picking is not None:
         moves.append((picking, Action(DISCARD, picked)))
     return moves
+
+
+def random_action(legal: LegalActions, rng: random.Random) -> Action:
+    """One of ``legal``, each action and the discard option equally likely (the discard's cards at random)."""
+    count = len(legal.actions) + (legal.discard is not None)
+    pick = rng.randrange(count)
+    if pick < len(legal.actions):
+        return legal.actions[pick]
+    option = legal.discard
+    assert option is not None
+    cards = [c for c in range(37) if option.allowed >> c & 1]
+    return Action(DISCARD, sum(1 << c for c in rng.sample(cards, option.count)))

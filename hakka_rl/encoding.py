@@ -31,13 +31,14 @@ actions in order, one slot of ``SLOT`` values each (all 0 while unused).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-from reference_engine import Event, Hand, Observation, Phase
+from reference_engine import Event, Game, Hand, Observation, Phase
 from reference_engine.actions import DISCARD, VERBS, discard_action
 from reference_engine.cards import indices
 from reference_engine.events import Called, Discarded, EldersPromoted, HandEnded, Played, RoundWon, SeatEvent
@@ -169,6 +170,9 @@ class EncodedHand:
 
     ``apply_id`` takes one id for the seat to act; a pick that does not finish a discard changes only
     this object (the engine sees the whole ``discard`` at the last pick) and returns no events.
+    Given ``game`` (a :class:`~reference_engine.Game` whose current hand is ``hand``), each move goes through
+    ``game.apply``, so that the game scores the hand and deals the next when it ends (its events end with
+    the next deal or the end of the game); this object stays with ``hand``: the next hand is a new one's.
 
     What each seat has seen is kept as card masks and counts, updated from the events (a few integer
     operations a move); a tensor is made when asked, as the bytes of its float32 values joined from
@@ -180,11 +184,14 @@ class EncodedHand:
     __slots__ = (
         "hand", "pending", "_hands", "_dealt", "_own", "_played", "_elders", "_dreamer_card", "_shown",
         "_round_cards", "_round_discards", "_caller", "_privileged", "_leader", "_sizes", "_tricks",
-        "_history", "_cache", "_slots", "_legal",
+        "_history", "_cache", "_slots", "_legal", "game",
     )
 
-    def __init__(self, hand: Hand) -> None:
+    def __init__(self, hand: Hand, game: Game | None = None) -> None:
+        if game is not None and game.hand is not hand:
+            raise ValueError("EncodedHand(hand, game): hand must be the game's current hand (game.hand)")
         self.hand = hand
+        self.game = game
         self.pending: PendingDiscard | None = None
         self._cache: list[bytes | None] = [None, None, None, None]
         """Each seat's observation tensor as the bytes of its values, until the next move."""
@@ -252,7 +259,12 @@ class EncodedHand:
     def copy(self) -> EncodedHand:
         """An independent copy (the engine's hand copied too), for search."""
         o = object.__new__(EncodedHand)
-        o.hand = self.hand.copy()
+        game = self.game
+        if game is None:
+            o.hand, o.game = self.hand.copy(), None
+        else:  # the game copied whole (its hand, scores and deals); its hand is this one's while it is played
+            o.game = copy.deepcopy(game)
+            o.hand = o.game.hand if game.hand is self.hand else self.hand.copy()
         o.pending = None if self.pending is None else PendingDiscard(
             self.pending.allowed, self.pending.count, self.pending.picked)
         o._hands, o._dealt, o._own = list(self._hands), self._dealt, list(self._own)
@@ -382,7 +394,7 @@ class EncodedHand:
             return self._pick(seat, action - PICK_BASE)
         engine_action = ID_ACTION[action]
         assert engine_action is not None
-        events = self.hand.apply(seat, engine_action)
+        events = self.hand.apply(seat, engine_action) if self.game is None else self.game.apply(seat, engine_action)
         self.update(events)
         return events
 
@@ -415,7 +427,8 @@ class EncodedHand:
             return ()
         picked = pending.picked
         self.pending = None
-        events = self.hand.apply(seat, discard_action(picked))  # the engine's own cached action
+        action = discard_action(picked)  # the engine's own cached action
+        events = self.hand.apply(seat, action) if self.game is None else self.game.apply(seat, action)
         self.update(events)
         return events
 

@@ -44,7 +44,7 @@ from gymnasium import Env, spaces
 from reference_engine import DEFAULT_PROFILE, Action, Hand, LegalActions, Profile
 from reference_engine.wire import observation_json
 
-from .actions import NUM_ACTIONS, EncodingError, encode_action
+from .actions import NUM_ACTIONS, EncodingError, as_int, encode_action, random_action
 from .encoding import INFORMATION_STATE_SIZE, OBSERVATION_SIZE, EncodedHand, Mask, Tensor
 from .pettingzoo_env import TENSOR_HIGH
 
@@ -60,14 +60,7 @@ class UniformBot:
     name = "random bot"
 
     def choose(self, observation: Mapping[str, Any], legal: LegalActions, rng: random.Random) -> Action:
-        count = len(legal.actions) + (legal.discard is not None)
-        pick = rng.randrange(count)
-        if pick < len(legal.actions):
-            return legal.actions[pick]
-        option = legal.discard
-        assert option is not None
-        cards = [c for c in range(37) if option.allowed >> c & 1]
-        return Action("discard", sum(1 << c for c in rng.sample(cards, option.count)))
+        return random_action(legal, rng)
 
 
 def _view(hand: Hand, seat: int) -> dict[str, Any]:
@@ -113,11 +106,15 @@ class HakkaCardsEnv(Env[dict[str, Any], int]):
         """The hand in play: ``(dealer, seed)`` of ``Hand.from_seed``."""
         self._bots: dict[int, Any] = {}
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None,
+    def reset(self, *, seed: int | np.integer[Any] | None = None, options: dict[str, Any] | None = None,
               ) -> tuple[dict[str, Tensor | Mask], dict[str, Any]]:
-        super().reset(seed=seed)
         if seed is not None:
+            number = as_int(seed)
+            if number is None:
+                raise ValueError(f"reset(seed={seed!r}): a seed is an integer (int or numpy integer) or None")
+            seed = number  # Gymnasium's own seeding takes a Python int only
             self._rng = random.Random(seed)
+        super().reset(seed=seed)
         rng = self._rng
         for skipped in range(MAX_REDEALS):
             self.seat = self.fixed_seat if self.fixed_seat is not None else rng.randrange(4)
@@ -158,8 +155,10 @@ class HakkaCardsEnv(Env[dict[str, Any], int]):
         encoded = self.encoded
         if encoded is None or encoded.to_act != self.seat:
             raise EncodingError("reset() the environment before stepping it (or again after the hand ended)")
+        if as_int(action) is None:  # not an id at all (a float, a bool, None): refused whatever illegal_reward says
+            encoded.apply_id(action)  # type: ignore[arg-type]  # raises, naming the seat and the legal ids
         try:
-            encoded.apply_id(int(action))
+            encoded.apply_id(action)  # type: ignore[arg-type]  # a numpy integer is taken as its int
         except EncodingError:
             if self.illegal_reward is None:
                 raise

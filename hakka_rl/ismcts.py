@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -46,11 +46,12 @@ from open_spiel.python.algorithms import ismcts
 
 from reference_engine import Action, Hand, LegalActions, Profile
 from reference_engine.actions import DISCARD
-from reference_engine.sampling import NoConsistentDeal, Resampler, SeatView
+from reference_engine.sampling import Resampler
 from reference_engine.wire import observation_json
 
-from .actions import action_of, is_pick, pick_card
+from .actions import action_of, as_int, is_pick, pick_card, random_action
 from .openspiel_game import GAME_NAME, HakkaCardsState, options_text, state_of_hand
+from .policy import Fallback, drawn_world
 
 __all__ = ["DEFAULT_SIMULATIONS", "DEFAULT_TIME_LIMIT", "DEFAULT_WORLDS", "RandomPlayout", "SearchBot", "TableBot"]
 
@@ -76,7 +77,8 @@ Policy = Callable[[Hand, int, random.Random], Action]
 
 
 class RandomPlayout:
-    """OpenSpiel's evaluator interface: a state's value is the score deltas of one playout.
+    """OpenSpiel's evaluator interface: a state's value is the score deltas of one playout (in a game of
+    four hands, ``episode=game``, added to the game's scores so far, as its returns are the game's scores).
 
     The playout is played on a copy of the engine's hand, by ``policy`` if
     given, else at random: each legal action equally likely, a discard
@@ -103,23 +105,13 @@ class RandomPlayout:
             seat = hand.to_act
             assert seat is not None
             hand.apply(seat, random_action(hand.legal_actions(), rng) if policy is None else policy(hand, seat, rng))
-        return np.array(hand.result.deltas, dtype=np.float64)
+        # a game's returns are its scores (episode=game): the scores so far, then this hand's deltas (the hands
+        # still to deal count 0, each seat's expected share of them unknown); a game of one hand: the deltas
+        return np.array(hand.result.deltas, dtype=np.float64) + state.scores
 
     def prior(self, state: HakkaCardsState) -> list[tuple[int, float]]:
         legal = state.legal_actions()
         return [(action, 1.0 / len(legal)) for action in legal]
-
-
-def random_action(legal: LegalActions, rng: random.Random) -> Action:
-    """One of ``legal``, each action and the discard option equally likely (the discard's cards at random)."""
-    count = len(legal.actions) + (legal.discard is not None)
-    pick = rng.randrange(count)
-    if pick < len(legal.actions):
-        return legal.actions[pick]
-    option = legal.discard
-    assert option is not None
-    cards = [c for c in range(37) if option.allowed >> c & 1]
-    return Action(DISCARD, sum(1 << c for c in rng.sample(cards, option.count)))
 
 
 class SearchBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel has no type stubs
@@ -127,15 +119,20 @@ class SearchBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel has no ty
     ``time_limit`` seconds if given (see the module's text)."""
 
     def __init__(
-        self, game: Any, *, simulations: int = DEFAULT_SIMULATIONS, time_limit: float | None = None,
-        worlds: int = DEFAULT_WORLDS, uct_c: float = DEFAULT_UCT_C, seed: int | None = None,
+        self, game: Any, *, simulations: int | np.integer[Any] = DEFAULT_SIMULATIONS, time_limit: float | None = None,
+        worlds: int = DEFAULT_WORLDS, uct_c: float = DEFAULT_UCT_C, seed: int | np.integer[Any] | None = None,
         playout: Policy | None = None,
     ) -> None:
-        if simulations < 1:
-            raise ValueError(f"SearchBot(simulations={simulations}): a search makes one simulation at least")
+        budget = as_int(simulations)
+        if budget is None or budget < 1:
+            raise ValueError(f"SearchBot(simulations={simulations!r}): a search makes one simulation at least "
+                             f"(an integer >= 1)")
+        simulations = budget
         if time_limit is not None and not time_limit > 0:
             raise ValueError(f"SearchBot(time_limit={time_limit}): seconds > 0, or None for no limit")
-        self.rng = random.Random(seed)
+        if seed is not None and as_int(seed) is None:
+            raise ValueError(f"SearchBot(seed={seed!r}): an integer (int or numpy integer) or None")
+        self.rng = random.Random(None if seed is None else as_int(seed))
         super().__init__(game, RandomPlayout(self.rng, playout), uct_c, simulations, max_world_samples=worlds,
                          random_state=np.random.RandomState(self.rng.randrange(2**32)),
                          final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
@@ -196,10 +193,6 @@ class SearchBot(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel has no ty
         return list(self.get_final_policy(state, self._root_node))
 
 
-class Fallback(Protocol):
-    def choose(self, observation: Mapping[str, Any], legal: LegalActions, rng: random.Random) -> Action: ...
-
-
 def table_view(hand: Hand, seat: int) -> dict[str, Any]:
     """What the table gives a bot at ``seat``: the wire form of its observation, with the round in play
     (hakka_play/table.py adds ``round``; the rule-aware bot reads whether it is empty)."""
@@ -247,14 +240,10 @@ class TableBot:
 
     def choose(self, observation: Mapping[str, Any], legal: LegalActions, rng: random.Random) -> Action:
         started = time.perf_counter()
-        if len(legal.actions) == 1 and legal.discard is None:
-            return legal.actions[0]
-        view = SeatView.from_json(observation)
-        try:
-            world: Hand = Resampler(view, self.profile).sample(rng)
-        except NoConsistentDeal:
-            return self.fallback.choose(observation, legal, rng)
-        state = state_of_hand(self._game(view.dealer), world, rng)
+        world = drawn_world(observation, legal, self.profile, self.fallback, rng)
+        if isinstance(world, Action):
+            return world
+        state = state_of_hand(self._game(world.dealer), world, rng)
         option = legal.discard
         limit = self.time_limit
         if limit is not None:

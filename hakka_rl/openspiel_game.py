@@ -33,6 +33,19 @@ node, each seat 1/4) and ``options``, the decision options as ``"D7:any-suit;D12
 ``:`` and ``;`` because ``=`` and ``,`` separate the parameters of an
 OpenSpiel game string, which a serialized state starts with).
 
+``episode="game"`` (default ``"hand"``) makes one OpenSpiel game a whole game
+of Hakka Cards (GAME-1): the engine's :class:`~reference_engine.Game`, hands
+until 4 count (a void hand does not, D31), ``dealer`` the first Dealer and
+every later one following from the Calling (D4, D5). Chance deals each hand
+in turn, as above, when the one before it ends; the returns are the game's
+scores (GAME-4: the sums of the hands' deltas, so the game stays zero-sum).
+``max_deals`` (default 16) bounds the deals of a game: one that would need
+more (hands that never count) ends after that many, its returns the scores
+so far. The tensors are the hand in play's; the strings start with the
+game's progress (``deal``, the hands that counted, the scores so far). A
+resampled state keeps the hands already played as they were (they bear on
+nothing still to come: every hand is dealt afresh) and draws the hand in play.
+
 A serialized state is its game and its history: pyspiel pickles a Python
 state's ``__dict__``, and this game's holds only the game's text and the
 actions, replayed when loaded. pyspiel unpickles before the game sees the
@@ -58,10 +71,11 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from reference_engine import Action, Hand, Profile, deal_sequence
+from reference_engine import Action, Game, Hand, Profile, deal_sequence
 from reference_engine.actions import DISCARD
 from reference_engine.cards import DECK_SIZE, NAMES, mask_text
 from reference_engine.events import Discarded, SeatEvent
+from reference_engine.game import HANDS_PER_GAME
 from reference_engine.sampling import Resampler
 
 from .actions import (
@@ -104,27 +118,33 @@ GAME_TYPE: Final = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"dealer": 0, "options": ""},
+    parameter_specification={"dealer": 0, "options": "", "episode": "hand", "max_deals": 16},
 )
-GAME_INFO: Final = pyspiel.GameInfo(
-    num_distinct_actions=NUM_ACTIONS,
-    max_chance_outcomes=DECK_SIZE,
-    num_players=4,
-    min_utility=-float(MAX_LOSS),
-    max_utility=float(MAX_GAIN),
-    utility_sum=0.0,
-    max_game_length=DECK_SIZE + MAX_PLAYER_MOVES,
-)
-_GAME_INFO_DRAWN: Final = pyspiel.GameInfo(
-    num_distinct_actions=NUM_ACTIONS,
-    max_chance_outcomes=DECK_SIZE,
-    num_players=4,
-    min_utility=-float(MAX_LOSS),
-    max_utility=float(MAX_GAIN),
-    utility_sum=0.0,
-    max_game_length=1 + DECK_SIZE + MAX_PLAYER_MOVES,
-)
-"""The game of a Dealer drawn by chance: one chance node more (the Dealer, outcomes 0-3)."""
+EPISODES: Final = ("hand", "game")
+"""The ``episode`` parameter: one hand (the default), or a whole game of four hands that count (GAME-1)."""
+UNPLAYED: Final = {"seed": 0}
+"""The deal a game is given after the hands dealt so far: the engine deals it when the last hand ends, which
+says the next Dealer; the chance nodes then deal the real one (it is never played)."""
+
+
+def game_info(dealer: int, episode: str, max_deals: int) -> Any:
+    """pyspiel's GameInfo of these parameters: a Dealer drawn by chance is one chance node more (outcomes 0-3);
+    a game of four hands has ``max_deals`` deals at most and pays the hands that count (a hand that does not
+    count pays 0: D31, D23)."""
+    deals, counted = (1, 1) if episode == "hand" else (max_deals, HANDS_PER_GAME)
+    return pyspiel.GameInfo(
+        num_distinct_actions=NUM_ACTIONS,
+        max_chance_outcomes=DECK_SIZE,
+        num_players=4,
+        min_utility=-float(counted * MAX_LOSS),
+        max_utility=float(counted * MAX_GAIN),
+        utility_sum=0.0,
+        max_game_length=(dealer < 0) + deals * (DECK_SIZE + MAX_PLAYER_MOVES),
+    )
+
+
+GAME_INFO: Final = game_info(0, "hand", 1)
+"""The GameInfo of a game of one hand with a given Dealer (the default parameters)."""
 assert MAX_PLAYER_MOVES == MAX_HISTORY  # the encoding's history slots hold every engine action
 
 
@@ -158,10 +178,21 @@ class HakkaCardsGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type
                              f"chance, not {dealer!r} (GAME-5)")
         self.dealer: int = dealer
         """The Dealer (0-3), or -1: drawn by the first chance node, each seat equally likely."""
+        episode = params.get("episode", "hand")
+        if episode not in EPISODES:
+            raise ValueError(f"{GAME_NAME} parameter episode must be 'hand' (one hand a game) or 'game' (a whole "
+                             f"game of four hands that count, GAME-1), not {episode!r}")
+        self.episode: str = episode
+        max_deals = params.get("max_deals", 16)
+        if not isinstance(max_deals, int) or max_deals < 1:
+            raise ValueError(f"{GAME_NAME} parameter max_deals must be an integer >= 1 (the deals of a game at "
+                             f"most), not {max_deals!r}")
+        self.max_deals: int = max_deals
+        """With ``episode="game"``: the deals of a game at most (one that needs more ends there)."""
         self.profile: Profile = parse_options(str(params.get("options", "")))
         self.sequences: tuple[tuple[int, ...], ...] = tuple(tuple(deal_sequence(d, self.profile)) for d in range(4))
         """The order of the deal (DEAL-4, D2) of each Dealer."""
-        super().__init__(GAME_TYPE, GAME_INFO if dealer >= 0 else _GAME_INFO_DRAWN, params)
+        super().__init__(GAME_TYPE, game_info(dealer, episode, max_deals), params)
 
     @property
     def sequence(self) -> tuple[int, ...]:
@@ -202,12 +233,15 @@ class _Core:
     integer updates a move).
     """
 
-    __slots__ = ("game", "dealer", "deck", "dealt", "left", "player", "encoded", "seen", "ids")
+    __slots__ = ("game", "dealer", "deck", "dealt", "left", "player", "encoded", "seen", "ids", "first", "play",
+                 "past", "played")
 
     def __init__(self, game: HakkaCardsGame) -> None:
         self.game = game
         self.dealer: int | None = game.dealer if game.dealer >= 0 else None
-        """The Dealer; ``None`` until the first chance node draws it (a game of ``dealer=-1``)."""
+        """The Dealer of the hand; ``None`` until the first chance node draws it (a game of ``dealer=-1``)."""
+        self.first: int | None = self.dealer
+        """The first hand's Dealer (``None`` until drawn)."""
         self.deck: list[int] = []
         """The cards dealt so far, in the order of the deal."""
         self.dealt = 0
@@ -221,23 +255,39 @@ class _Core:
         """Per seat: how many of the hand's events its information-state string has written, and that text (a
         search asks each state for it at every node: the events already written are not written again)."""
         self.ids: list[int] = []
-        """The players' ids applied so far, in order (the state's history is ``deck + ids``, after the Dealer drawn
-        if it is)."""
+        """The players' ids applied so far in the hand, in order (the state's history is ``deck + ids``, after the
+        Dealer drawn if it is, and after the hands already played in a game)."""
+        self.play: Game | None = None
+        """``episode="game"``: the engine's game, once the first hand is dealt (its scores, results, hands)."""
+        self.past: list[int] = []
+        """``episode="game"``: the history of the hands already played (each one's deck, then its ids)."""
+        self.played: list[tuple[list[int], list[int]]] = []
+        """``episode="game"``: each hand already played, its deck and its ids."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         """pyspiel serializes a Python state by pickling its ``__dict__``: this core pickles as plain data, the
         game's text and the state's history, which :class:`_Saved` replays when it is loaded (nothing else is
         trusted from the string)."""
-        drawn = [self.dealer] if self.game.dealer < 0 and self.dealer is not None else []
-        return (_Saved, (str(self.game), tuple(drawn + self.deck + self.ids)))
+        return (_Saved, (str(self.game), tuple(self.history())))
+
+    def history(self) -> list[int]:
+        """Every action so far: the Dealer drawn (``dealer=-1``), the hands already played, this hand's."""
+        return self.before_hand() + self.deck + self.ids
+
+    def before_hand(self) -> list[int]:
+        """The actions before this hand's deal: the Dealer drawn (``dealer=-1``), the hands already played."""
+        drawn = [self.first] if self.game.dealer < 0 and self.first is not None else []
+        return drawn + self.past
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         core = _Core(self.game)
         core.dealer = self.dealer
         core.deck, core.dealt, core.left, core.player = list(self.deck), self.dealt, list(self.left), self.player
         core.seen, core.ids = list(self.seen), list(self.ids)
+        core.first, core.past, core.played, core.play = self.first, list(self.past), list(self.played), self.play
         if self.encoded is not None:
             core.encoded = self.encoded.copy()
+            core.play = core.encoded.game  # a game's own copy; between hands it is only read, so shared
         return core
 
     @property
@@ -262,6 +312,23 @@ class _Core:
         self.ids.append(action)
         seat = encoded.hand.to_act
         self.player = TERMINAL if seat is None else seat
+        play = self.play
+        if seat is None and play is not None and not play.over and len(self.played) + 1 < self.game.max_deals:
+            # the game goes on: its next Dealer is the one the engine dealt the unplayed deal to (D4, D5)
+            self.played.append((self.deck, self.ids))
+            self.past += self.deck + self.ids
+            self.dealer = play.hand.dealer
+            self.deck, self.dealt, self.left, self.ids = [], 0, list(range(DECK_SIZE)), []
+            self.encoded, self.seen, self.player = None, [(0, "")] * 4, CHANCE
+
+    def progress(self) -> str:
+        """A game's progress, as its strings start (``""`` for a game of one hand)."""
+        if self.game.episode == "hand":
+            return ""
+        play = self.play
+        scores = play.scores if play is not None else [0, 0, 0, 0]
+        counted = play.hands_played if play is not None else 0
+        return f"deal {len(self.played) + 1} counted {counted} scores {' '.join(map(str, scores))} | "
 
     @property
     def sequence(self) -> tuple[int, ...]:
@@ -272,7 +339,7 @@ class _Core:
         """The first chance node of a game of ``dealer=-1``: ``seat`` deals (DEAL-1), each seat equally likely."""
         if seat not in self.left:
             raise ValueError(f"{GAME_NAME}: chance outcome {seat} is not a seat 0-3 to deal")
-        self.dealer, self.left = seat, list(range(DECK_SIZE))
+        self.dealer, self.first, self.left = seat, seat, list(range(DECK_SIZE))
 
     def deal(self, card: int) -> None:
         """Deal ``card``, the next of the deal (DEAL-4); the hand starts after the 37th."""
@@ -283,10 +350,24 @@ class _Core:
         self.left.remove(card)
         if not self.left:
             assert self.dealer is not None
-            self.encoded = EncodedHand(Hand.from_deck(self.dealer, self.deck, self.game.profile))
+            if self.game.episode == "game":
+                self.encoded = self._game_so_far()
+            else:
+                self.encoded = EncodedHand(Hand.from_deck(self.dealer, self.deck, self.game.profile))
             seat = self.encoded.hand.to_act
             self.player = TERMINAL if seat is None else seat
 
+    def _game_so_far(self) -> EncodedHand:
+        """The engine's game of the decks dealt so far (then the unplayed deal), the hands already played
+        replayed by their ids, and its hand in play, this deck's, as the one to play on."""
+        decks = [deck for deck, _ in self.played] + [self.deck]
+        play = self.play = Game(self.first, [{"deck": list(deck)} for deck in decks] + [UNPLAYED], self.game.profile)
+        for _, ids in self.played:
+            replay = EncodedHand(play.hand, play)
+            for action in ids:
+                replay.apply_id(action)
+        assert play.hand.dealer == self.dealer and not play.over
+        return EncodedHand(play.hand, play)
 
 
 class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
@@ -417,6 +498,11 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
         return state_string(self, self._seat(player), True)
 
     def returns(self) -> list[float]:
+        """The hand's deltas once it ends (0 before); in a game, its scores once it ends (GAME-4; 0 before, as
+        the game's rewards come at its end: :attr:`scores` are the scores so far)."""
+        play = self._core.play
+        if play is not None:
+            return [float(score) for score in play.scores] if self._core.player == TERMINAL else [0.0] * 4
         hand = self._core.hand
         result = None if hand is None else hand.result
         if result is None:
@@ -430,6 +516,12 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
         pending = self._core.pending
         picked = f" | picked {mask_text(pending.picked)}" if pending is not None and pending.picked else ""
         return hand.notation() + picked
+
+    @property
+    def scores(self) -> list[int]:
+        """A game's scores so far (``episode="game"``: the sums of the deltas of the hands ended, GAME-4)."""
+        play = self._core.play
+        return [0, 0, 0, 0] if play is None else list(play.scores)
 
     def tensor(self, seat: int, perfect_recall: bool) -> npt.NDArray[np.float32]:
         """``seat``'s information-state tensor (``perfect_recall``) or observation tensor (a new array)."""
@@ -461,7 +553,7 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
         """A state drawn by ``sampler`` (made for this state and one seat: a search keeps it for many draws)."""
         player = sampler.seat
         keep = {p: card for p, card in enumerate(self.deck) if self._core.sequence[p] == player}
-        state = state_of_hand(self._game, sampler.sample(rng), rng, keep=keep)
+        state = state_of_hand(self._game, sampler.sample(rng), rng, keep=keep, before=self._core.before_hand())
         self._replay_picks(state, player, rng)
         return state
 
@@ -489,8 +581,8 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
         hidden += [c for c in range(DECK_SIZE) if not self._core.dealt >> c & 1]
         rng.shuffle(hidden)
         state = HakkaCardsState(self._game)
-        if self._game.dealer < 0 and self._core.dealer is not None:
-            state.apply_action(self._core.dealer)  # the Dealer is public (DEAL-1)
+        for action in self._core.before_hand():  # the Dealer is public (DEAL-1); the hands played are kept
+            state.apply_action(action)
         for position, card in enumerate(self.deck):
             state.apply_action(card if sequence[position] == player_id else hidden.pop())
         return state
@@ -498,11 +590,22 @@ class HakkaCardsState(pyspiel.State):  # type: ignore[misc]
 
 def state_of_hand(
     game: HakkaCardsGame, hand: Hand, rng: random.Random, *, keep: dict[int, int] | None = None,
+    before: list[int] | None = None,
 ) -> HakkaCardsState:
     """The state of ``game`` whose hand is ``hand``, reached by pyspiel actions so that its ``history()``
     is real: a deck order that deals ``hand`` (each seat's cards in a random order of its places in the
-    deal; ``keep``: places whose card stays), then the hand's actions by id."""
-    if (game.dealer >= 0 and hand.dealer != game.dealer) or hand.profile != game.profile:
+    deal; ``keep``: places whose card stays), then the hand's actions by id. ``before``: the actions that
+    come before the hand's deal (a game's hands already played; the Dealer drawn, then, too)."""
+    if before is not None:
+        state = HakkaCardsState(game)
+        for earlier in before:
+            state.apply_action(earlier)
+        if state._core.dealer != hand.dealer or not state.is_chance_node() or state._core.deck:
+            raise ValueError(f"{GAME_NAME}: after the actions given before it, the state is not at the deal of a "
+                             f"hand by seat {hand.dealer}")
+    elif game.episode == "game":
+        raise ValueError(f"{GAME_NAME}: a hand of a game (episode=game) needs the game's actions before it")
+    if (before is None and game.dealer >= 0 and hand.dealer != game.dealer) or hand.profile != game.profile:
         raise ValueError(f"{GAME_NAME}: a hand dealt by seat {hand.dealer} under {hand.profile.changed()} is no "
                          f"state of this game (dealer {game.dealer}, options {game.profile.changed()})")
     keep = keep or {}
@@ -518,9 +621,10 @@ def state_of_hand(
         action = Action(DISCARD, event.mask) if isinstance(event, Discarded) else event.action
         if action is not None and isinstance(event, SeatEvent):
             moves += [(event.seat, action_id) for action_id in encode_action(action)]
-    state = HakkaCardsState(game)
-    if game.dealer < 0:
-        state.apply_action(hand.dealer)
+    if before is None:
+        state = HakkaCardsState(game)
+        if game.dealer < 0:
+            state.apply_action(hand.dealer)
     for card in deck:
         state.apply_action(card)
     for _, action_id in moves:  # played: the state's hand is the encoder's own, reached by its moves

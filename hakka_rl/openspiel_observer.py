@@ -73,11 +73,19 @@ class HakkaObserver:
 
 
 def state_string(state: HakkaCardsState, player: int, perfect_recall: bool) -> str:
-    """``player``'s information-state string (``perfect_recall``) or observation string of ``state``."""
+    """``player``'s information-state string (``perfect_recall``) or observation string of ``state`` (a game's
+    starts with its progress)."""
+    progress = state._core.progress()
+    return progress + _hand_string(state, player, perfect_recall) if progress else _hand_string(
+        state, player, perfect_recall)
+
+
+def _hand_string(state: HakkaCardsState, player: int, perfect_recall: bool) -> str:
     hand = state.hand
     if hand is None:
         core = state._core
-        drawn = "" if core.game.dealer >= 0 else f" dealer {'-' if core.dealer is None else core.dealer}"
+        drawn = "" if core.game.dealer >= 0 and core.game.episode == "hand" else (
+            f" dealer {'-' if core.dealer is None else core.dealer}")
         return f"seat {player}{drawn} dealing: {mask_text(state.dealt_to(player))}"
     pending = state.pending
     picked = f" | picked {mask_text(pending.picked)}" if (

@@ -1,4 +1,4 @@
-"""Hakka Cards as a PettingZoo AEC environment: one hand an episode, four agents (issue 18 §3).
+"""Hakka Cards as a PettingZoo AEC environment: one hand (or one game) an episode, four agents (issue 18 §3).
 
 >>> from hakka_rl.pettingzoo_env import env
 >>> game = env()
@@ -27,6 +27,17 @@ hand's result (SCORE-1..7; a void hand, CALL-6, pays 0).
 the deal's seed (DEAL-5) are drawn from a ``random.Random(n)``. ``reset(options=
 {"dealer": d, "deal": {"seed": s}})`` (or ``{"hands": [...]}``) deals one
 given hand, and :attr:`raw_env.deal` says what was dealt.
+
+``episode="game"`` makes an episode a whole game (GAME-1): the engine's
+:class:`~reference_engine.Game`, hands dealt one after the other until 4
+count (a void hand does not, D31), each later Dealer following from the
+Calling (D4, D5). Each hand pays its deltas at its last step, so an agent's
+rewards over the episode add up to its game score (GAME-4); the observations
+are the hand in play's. The deals are ``max_deals`` seeds drawn as above
+(default 16), or ``reset(options={"dealer": d, "deals": [...]})``; a game
+that needs more deals than that (hands that never count) is truncated after
+the last one's hand. ``infos[agent]["game"]`` says the game's progress after
+each hand: the scores so far, the hands that counted and the deal's number.
 """
 
 from __future__ import annotations
@@ -41,7 +52,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from reference_engine import DEFAULT_PROFILE, Hand, Profile
+from reference_engine import DEFAULT_PROFILE, Game, Hand, Profile
 from reference_engine.game import deal_hand
 
 from .actions import NUM_ACTIONS, EncodingError, as_int, describe
@@ -51,6 +62,13 @@ AGENTS: Final = ("seat_0", "seat_1", "seat_2", "seat_3")
 _SEAT: Final = {agent: seat for seat, agent in enumerate(AGENTS)}
 TENSOR_HIGH: Final = 36.0
 """The largest value of a tensor: counts (tricks won) stay within the 36 cards the active seats hold."""
+EPISODES: Final = ("hand", "game")
+"""What an episode is: one hand (the default) or a whole game of four hands that count (GAME-1)."""
+DEFAULT_MAX_DEALS: Final = 16
+"""The deals of a game episode at most: a game that needs more (hands that never count) is truncated."""
+UNPLAYED: Final = {"seed": 0}
+"""A game's deal after its last one: dealt when that deal's hand ends short of a whole game, never played
+(the episode is truncated there), so that the engine can end that hand."""
 
 
 def env(*, checked: bool = False, **kwargs: Any) -> AECEnv[str, dict[str, Any], int]:
@@ -77,15 +95,27 @@ def parallel_env(**kwargs: Any) -> ParallelEnv[str, dict[str, Any], int]:
 
 
 class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # PettingZoo's name; an untyped base
-    """One hand of Hakka Cards a episode; see the module's text."""
+    """One hand of Hakka Cards an episode (or, with ``episode="game"``, a whole game); see the module's text."""
 
     metadata: Final[dict[str, Any]] = {
         "render_modes": ["human", "ansi"], "name": "hakka_cards_v0", "is_parallelizable": False}
 
     def __init__(self, profile: Profile = DEFAULT_PROFILE, information_state: bool = False,
                  render_mode: str | None = None, observation_key: str = "observation",
-                 illegal_reward: float | None = None) -> None:
+                 illegal_reward: float | None = None, episode: str = "hand",
+                 max_deals: int | np.integer[Any] = DEFAULT_MAX_DEALS) -> None:
         super().__init__()
+        if episode not in EPISODES:
+            raise ValueError(f"episode={episode!r}: 'hand' (an episode is one hand) or 'game' (a whole game, GAME-1)")
+        deals = as_int(max_deals)
+        if deals is None or deals < 1:
+            raise ValueError(f"max_deals={max_deals!r}: the deals of a game episode at most, an integer >= 1")
+        self.episode = episode
+        self.max_deals = deals
+        self.game: Game | None = None
+        """The game in play (``episode="game"``): the engine's, its scores and results so far."""
+        self._deals: list[Mapping[str, object]] = []
+        self._paid = False
         if illegal_reward is not None and not isinstance(illegal_reward, (int, float, np.integer, np.floating)):
             raise ValueError(f"illegal_reward={illegal_reward!r}: a number (the reward of an illegal id) or None")
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
@@ -122,7 +152,7 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
 
     # ------------------------------------------------------------ the AEC API
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | np.integer[Any] | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             number = as_int(seed)
             if number is None:
@@ -130,32 +160,57 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
             self._rng = random.Random(number)
         dealer, deal = self._next_deal(options or {})
         self.deal = (dealer, deal)
-        self.encoded = EncodedHand(deal_hand(dealer, deal, self.profile))
+        if self.episode == "game":
+            self.game = Game(dealer, [*self._deals, UNPLAYED], self.profile)
+            self.encoded = EncodedHand(self.game.hand, self.game)
+        else:
+            self.encoded = EncodedHand(deal_hand(dealer, deal, self.profile))
+        self._paid = False
         self.agents = list(AGENTS)
         self.rewards: dict[str, float] = dict.fromkeys(AGENTS, 0)
         self._cumulative_rewards: dict[str, float] = dict.fromkeys(AGENTS, 0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
+        if self.game is not None and self.episode == "game":
+            self._tell_progress(self.game)
         self.actions = []
         to_act = self.encoded.to_act
         assert to_act is not None  # a new hand starts with the Dealer's call (CALL-1)
         self.agent_selection = AGENTS[to_act]
 
     def _next_deal(self, options: Mapping[str, Any]) -> tuple[int, Mapping[str, object]]:
+        """The (first) Dealer and deal of the next episode; in a game episode, :attr:`_deals` too."""
+        other = "deals" if self.episode == "hand" else "deal"
+        if other in options:  # (other keys are let through: PettingZoo's api_test resets with one of its own)
+            owner = "a game episode (episode='game')" if other == "deals" else "a one-hand episode"
+            takes = "deal (one hand)" if self.episode == "hand" else "deals (a list, one a hand)"
+            raise ValueError(f"reset(options={{'{other}': ...}}) is an option of {owner}; an episode of one "
+                             f"{self.episode} takes {takes}")
         dealer = options.get("dealer")
-        deal = options.get("deal")
         if dealer is None:
             dealer = self._rng.randrange(4)
         elif as_int(dealer) is not None:
             dealer = as_int(dealer)
-        if deal is None:
-            deal = {"seed": self._rng.getrandbits(64)}
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < 4:
             raise ValueError(f"reset(options={{'dealer': {dealer!r}}}): the Dealer is a seat 0-3 (DEAL-1)")
-        if not isinstance(deal, Mapping):
-            raise ValueError(f"reset(options={{'deal': {deal!r}}}): a deal is a dict with hands, deck or seed")
-        return dealer, deal
+        if self.episode == "hand":
+            deal = options.get("deal")
+            return dealer, _plain_deal("['deal']", {"seed": self._rng.getrandbits(64)} if deal is None else deal)
+        deals = options.get("deals")
+        if deals is None:
+            deals = [{"seed": self._rng.getrandbits(64)} for _ in range(self.max_deals)]
+        elif not isinstance(deals, (list, tuple)) or not deals:
+            raise ValueError(f"reset(options={{'deals': {deals!r}}}): a game's deals are a list of deals, "
+                             f"each a dict with hands, deck or seed (GAME-1)")
+        self._deals = [_plain_deal(f"['deals'][{i}]", deal) for i, deal in enumerate(deals)]
+        return dealer, self._deals[0]
+
+    def _tell_progress(self, game: Game) -> None:
+        """Each agent's ``infos[agent]["game"]``: the game's scores, hands that counted and deal number so far."""
+        progress = {"scores": list(game.scores), "hands_played": game.hands_played, "deal": game.deal_index + 1}
+        for agent in AGENTS:
+            self.infos[agent]["game"] = progress
 
     def observe(self, agent: str) -> dict[str, Tensor | Mask]:
         encoded = self.encoded
@@ -182,7 +237,7 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
                 self.truncations[agent], self.infos[agent])
 
-    def step(self, action: int | None) -> None:
+    def step(self, action: int | np.integer[Any] | None) -> None:
         encoded = self.encoded
         if encoded is None:
             raise EncodingError("reset() the environment before observing or stepping it")
@@ -198,6 +253,9 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         if type(action) is not int:
             action = self._action_id(agent, action, encoded)
         self._cumulative_rewards[agent] = 0
+        if self._paid:  # a game's last hand paid its deltas at the step before: nothing to pay now
+            self.rewards = dict.fromkeys(AGENTS, 0)
+            self._paid = False
         if self.illegal_reward is None:
             encoded.apply_id(action)  # refuses an illegal id, naming the seat and the legal ids
         else:
@@ -213,10 +271,24 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
             assert result is not None
             for seat, delta in enumerate(result.deltas):
                 self.rewards[AGENTS[seat]] = delta
-            self.terminations = dict.fromkeys(AGENTS, True)
+            game = self.game if self.episode == "game" else None
+            if game is not None:
+                self._tell_progress(game)
+            if game is not None and not game.over and game.deal_index < len(self._deals):
+                self._paid = True  # the game goes on: the next hand, dealt by the game (D4, D5)
+                self.deal = (game.hand.dealer, self._deals[game.deal_index])
+                self.encoded = EncodedHand(game.hand, game)
+                next_to_act = self.encoded.to_act
+                assert next_to_act is not None  # a new hand starts with the Dealer's call (CALL-1)
+                self.agent_selection = AGENTS[next_to_act]
+            else:  # the hand, or the game, is over; or the game's deals ran out: truncated
+                if game is not None and not game.over:
+                    self.truncations = dict.fromkeys(AGENTS, True)
+                else:
+                    self.terminations = dict.fromkeys(AGENTS, True)
+                self.agent_selection = AGENTS[encoded.hand.dealer]
             self._accumulate_rewards()
-            self.agent_selection = AGENTS[encoded.hand.dealer]
-        else:  # the rewards stay 0 until the hand ends (nothing to clear)
+        else:  # the rewards stay 0 until the hand ends (cleared at the step after a game's hand paid)
             self.agent_selection = AGENTS[to_act]
         if self.render_mode == "human":
             self.render()
@@ -265,3 +337,13 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
 
     def close(self) -> None:
         self.encoded = None
+
+
+def _plain_deal(where: str, deal: object) -> Mapping[str, object]:
+    """``deal`` as the engine takes it (a numpy integer seed made an ``int``), or the error naming the option."""
+    if not isinstance(deal, Mapping):
+        raise ValueError(f"reset(): options{where} is {deal!r}; a deal is a dict with hands, deck or seed (DEAL-4)")
+    seed = deal.get("seed")
+    if seed is not None and type(seed) is not int and as_int(seed) is not None:
+        return {**deal, "seed": as_int(seed)}
+    return deal

@@ -125,6 +125,19 @@ class Fallback(Protocol):
     def choose(self, observation: Mapping[str, Any], legal: LegalActions, rng: random.Random) -> Action: ...
 
 
+def drawn_world(observation: Mapping[str, Any], legal: LegalActions, profile: Profile, fallback: Fallback,
+                rng: random.Random) -> Hand | Action:
+    """What a table bot that decides on a whole hand starts from: a hand drawn consistent with the seat's view
+    (the wire form of its observation), or the move to make without one: the only legal action, or
+    ``fallback``'s choice when no hand fits the view (:class:`~reference_engine.sampling.NoConsistentDeal`)."""
+    if len(legal.actions) == 1 and legal.discard is None:
+        return legal.actions[0]
+    try:
+        return Resampler(SeatView.from_json(observation), profile).sample(rng)
+    except NoConsistentDeal:
+        return fallback.choose(observation, legal, rng)
+
+
 def play_ids(policy: MaskedPolicy, hand: EncodedHand, seat: int, rng: np.random.Generator | None = None) -> Action:
     """The policy's whole move for ``seat`` (to act in ``hand``): one id, or picks until a discard is made.
     ``hand`` is left with the picks made but the discard not applied (the caller applies the action)."""
@@ -155,11 +168,7 @@ class PolicyBot:
         self.policy = policy if policy is not None else MaskedPolicy.load()
 
     def choose(self, observation: Mapping[str, Any], legal: LegalActions, rng: random.Random) -> Action:
-        if len(legal.actions) == 1 and legal.discard is None:
-            return legal.actions[0]
-        view = SeatView.from_json(observation)
-        try:
-            world: Hand = Resampler(view, self.profile).sample(rng)
-        except NoConsistentDeal:
-            return self.fallback.choose(observation, legal, rng)
+        world = drawn_world(observation, legal, self.profile, self.fallback, rng)
+        if isinstance(world, Action):
+            return world
         return play_ids(self.policy, EncodedHand(world), int(observation["seat"]))

@@ -57,6 +57,21 @@ def test_the_table_prints_every_line_with_its_ceiling(capsys):
     for name in ["engine (reference_engine.Hand)", "PettingZoo env() (AEC)", "OpenSpiel observation_tensor()",
                  "floor: PettingZoo AEC API, wrapped", "floor: pyspiel make_observation, pyspiel's C++ methods"]:
         assert name in out
-    rows = [row for row in out.splitlines() if row.startswith(("PettingZoo", "OpenSpiel", "  floor:"))]
+    rows = [row for row in out.splitlines() if row.startswith(("PettingZoo", "OpenSpiel", "  floor:"))
+            and "over each peer" not in row]
     assert len(rows) == 10 and all(float(row.split()[-1]) > 0 for row in rows), rows
     assert "ceiling: steps / (engine cpu + floor cpu)" in out
+    assert "OpenSpiel make_observation over each peer: leduc_poker " in out  # the peers' ratios, last
+
+
+def test_each_peer_line_plays_its_games_and_the_ratios_name_each_peer():
+    """The peers (issue 29's yardstick): each registered line plays episodes of its game through the same loop
+    (PettingZoo's only when rlcard is installed: not in CI); the ratio rows name every peer measured."""
+    peers = [name for name in LINES if name.startswith("peer-")]
+    assert {f"peer-openspiel-{n}" for n in rl_steps.OPENSPIEL_PEERS} <= set(peers)
+    best = {name: LINES[name](2, 1) for name in ["pettingzoo", "openspiel", *peers]}
+    assert all(line.steps > 0 and line.cpu >= 0 for line in best.values())
+    rows = rl_steps.peer_ratios({name: Line(line.name, line.steps, -1, max(line.cpu, 1e-9))
+                                 for name, line in best.items()})
+    spiel = next(row for row in rows if row.startswith("OpenSpiel make_observation over each peer: "))
+    assert all(game.split("(")[0] in spiel for game in rl_steps.OPENSPIEL_PEERS.values())
