@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from conformance.errors import InputError
-from conformance.loader import Filters, load_scenarios, select
-from conformance.specdata import load_spec_data
 # at module level: collection imports this file while tests/conformance/conftest.py is the module named
 # conftest; inside a test, that name is whichever folder's conftest pytest collected last (tests/site's)
 from conftest import REPO
+
+from conformance.errors import InputError
+from conformance.loader import Filters, load_scenarios, select
+from conformance.specdata import load_spec_data
 
 CLAUSES = """\
 clauses:

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
+# at module level, as tests/conformance/test_loader.py says why
+from conftest import EXAMPLES
+
 from conformance.engine import EngineInfo
 from conformance.expected import load_expected_failures
 from conformance.loader import load_scenarios
 from conformance.runner import options_to_send, skip_reason
-# at module level, as tests/conformance/test_loader.py says why
-from conftest import EXAMPLES
 
 TRAJ = "example-calling-everybody-passes"
 PAT = "example-pattern-run-of-three"
