@@ -22,6 +22,7 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -58,6 +59,21 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (table_id, n)
     );
     """,
+    # version 2: people come and go (names, leaving, the clock, spectators), and every finished game is kept
+    """
+    ALTER TABLE seats ADD COLUMN name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE seats ADD COLUMN left_at INTEGER;   -- moves accepted when the person left; a bot since
+    ALTER TABLE tables ADD COLUMN turn_seconds REAL; -- the turn clock, NULL: off
+    ALTER TABLE tables ADD COLUMN watch TEXT NOT NULL DEFAULT '';   -- the spectators' token
+    ALTER TABLE tables ADD COLUMN game_id TEXT NOT NULL DEFAULT ''; -- the id its finished game is kept under
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        table_id TEXT NOT NULL,
+        finished REAL NOT NULL,     -- when the game ended (seconds since the epoch); --keep-days counts from it
+        record TEXT NOT NULL        -- JSON: options, seed, first Dealer, deals, seats, scores, hands with events
+    );
+    CREATE INDEX games_finished ON games (finished);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -73,6 +89,8 @@ class SeatRecord:
     token: str
     invite: str
     taken: bool
+    name: str = ""
+    left_at: int | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +113,35 @@ class TableRecord:
     listed: bool
     seats: list[SeatRecord]
     moves: list[Move] = field(default_factory=list)
+    turn_seconds: float | None = None
+    watch: str = ""
+    game_id: str = ""
+
+
+@dataclass
+class GameRecord:
+    """A finished game, kept: what it was played under, each hand's deal and accepted actions with the
+    events the engine said they caused, and the scores."""
+
+    id: str
+    table: str
+    finished: float
+    """When it ended, in seconds since the epoch."""
+    options: dict[str, str]
+    seed: int
+    first_dealer: int
+    deals: list[dict[str, Any]]
+    """The deals the game used, in order (given to reference_engine.Game, they deal its hands again)."""
+    seats: list[dict[str, Any]]
+    """Per seat: ``name`` (a person's display name, or ""), ``bot`` (a bot's name, or None), ``left``."""
+    scores: list[int]
+    hands: list[dict[str, Any]]
+    """Per hand: ``dealer``, ``hands`` (the four dealt hands' text), ``steps`` (``seat``, ``do``, ``events``), ``result``."""
+
+    def json(self) -> dict[str, Any]:
+        return {"id": self.id, "table": self.table, "finished": self.finished, "options": self.options,
+                "seed": self.seed, "first_dealer": self.first_dealer, "deals": self.deals, "seats": self.seats,
+                "scores": self.scores, "hands": self.hands}
 
 
 class Store(Protocol):
@@ -115,6 +162,15 @@ class Store(Protocol):
     def open_tables(self) -> list[TableRecord]:
         """Every table not closed, with its seats and moves, oldest first."""
 
+    def keep(self, game: GameRecord) -> None:
+        """A finished game, kept until :meth:`forget` drops it."""
+
+    def game(self, game_id: str) -> GameRecord | None:
+        """The kept game of that id, if any."""
+
+    def forget(self, before: float) -> int:
+        """Drop the games finished and the tables closed before ``before`` (seconds since the epoch); how many games."""
+
     def shutdown(self) -> None:
         """Release the store (the server stops)."""
 
@@ -132,8 +188,9 @@ def default_path() -> Path:
 class SQLiteStore:
     """:class:`Store` in one SQLite file (WAL journal; one transaction per change)."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], now: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
+        self.now = now
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # autocommit mode: each change below is its own explicit transaction
@@ -159,18 +216,23 @@ class SQLiteStore:
     def add(self, record: TableRecord) -> None:
         with self._transaction():
             self.db.execute(
-                "INSERT INTO tables (id, created, seed, first_dealer, options, deals, bot, listed) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (record.id, time.time(), record.seed, record.first_dealer, json.dumps(record.options),
-                 json.dumps(record.deals), record.bot, int(record.listed)))
+                "INSERT INTO tables (id, created, seed, first_dealer, options, deals, bot, listed, turn_seconds, watch, "
+                "game_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (record.id, self.now(), record.seed, record.first_dealer, json.dumps(record.options),
+                 json.dumps(record.deals), record.bot, int(record.listed), record.turn_seconds, record.watch,
+                 record.game_id))
             self.db.executemany(
-                "INSERT INTO seats (table_id, seat, human, token, invite, taken) VALUES (?, ?, ?, ?, ?, ?)",
-                [(record.id, s.seat, int(s.human), s.token, s.invite, int(s.taken)) for s in record.seats])
+                "INSERT INTO seats (table_id, seat, human, token, invite, taken, name, left_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(record.id, s.seat, int(s.human), s.token, s.invite, int(s.taken), s.name, s.left_at)
+                 for s in record.seats])
 
     def seat(self, table_id: str, seat: SeatRecord) -> None:
         with self._transaction():
-            self.db.execute("UPDATE seats SET human = ?, token = ?, invite = ?, taken = ? WHERE table_id = ? AND seat = ?",
-                            (int(seat.human), seat.token, seat.invite, int(seat.taken), table_id, seat.seat))
+            self.db.execute("UPDATE seats SET human = ?, token = ?, invite = ?, taken = ?, name = ?, left_at = ? "
+                            "WHERE table_id = ? AND seat = ?",
+                            (int(seat.human), seat.token, seat.invite, int(seat.taken), seat.name, seat.left_at,
+                             table_id, seat.seat))
 
     def move(self, table_id: str, n: int, move: Move) -> None:
         with self._transaction():
@@ -179,20 +241,38 @@ class SQLiteStore:
 
     def close(self, table_id: str) -> None:
         with self._transaction():
-            self.db.execute("UPDATE tables SET closed = ? WHERE id = ? AND closed IS NULL", (time.time(), table_id))
+            self.db.execute("UPDATE tables SET closed = ? WHERE id = ? AND closed IS NULL", (self.now(), table_id))
 
     def open_tables(self) -> list[TableRecord]:
         out = []
-        rows = self.db.execute("SELECT id, seed, first_dealer, options, deals, bot, listed FROM tables "
-                               "WHERE closed IS NULL ORDER BY created, id").fetchall()
-        for tid, seed, first_dealer, options, deals, bot, listed in rows:
-            seats = [SeatRecord(s, bool(h), tok, inv, bool(tk)) for s, h, tok, inv, tk in self.db.execute(
-                "SELECT seat, human, token, invite, taken FROM seats WHERE table_id = ? ORDER BY seat", (tid,))]
+        rows = self.db.execute("SELECT id, seed, first_dealer, options, deals, bot, listed, turn_seconds, watch, game_id "
+                               "FROM tables WHERE closed IS NULL ORDER BY created, id").fetchall()
+        for tid, seed, first_dealer, options, deals, bot, listed, turn_seconds, watch, game_id in rows:
+            seats = [SeatRecord(s, bool(h), tok, inv, bool(tk), name, left) for s, h, tok, inv, tk, name, left in self.db.execute(
+                "SELECT seat, human, token, invite, taken, name, left_at FROM seats WHERE table_id = ? ORDER BY seat", (tid,))]
             moves = [Move(s, k, a) for s, k, a in self.db.execute(
                 "SELECT seat, kind, action FROM moves WHERE table_id = ? ORDER BY n", (tid,))]
             out.append(TableRecord(tid, seed, first_dealer, json.loads(options), json.loads(deals), bot,
-                                   bool(listed), seats, moves))
+                                   bool(listed), seats, moves, turn_seconds, watch, game_id))
         return out
+
+    def keep(self, game: GameRecord) -> None:
+        with self._transaction():
+            self.db.execute("INSERT OR REPLACE INTO games (id, table_id, finished, record) VALUES (?, ?, ?, ?)",
+                            (game.id, game.table, game.finished, json.dumps(game.json())))
+
+    def game(self, game_id: str) -> GameRecord | None:
+        row = self.db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        data = json.loads(row[0])
+        return GameRecord(**data)
+
+    def forget(self, before: float) -> int:
+        with self._transaction():
+            gone = self.db.execute("DELETE FROM games WHERE finished < ?", (before,)).rowcount
+            self.db.execute("DELETE FROM tables WHERE closed IS NOT NULL AND closed < ?", (before,))
+        return int(gone)
 
     def shutdown(self) -> None:
         self.db.close()

@@ -193,5 +193,5 @@ def test_the_schema_is_versioned_and_a_newer_file_is_refused(tmp_path: Path) -> 
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    with pytest.raises(StoreError, match=r"schema is version 2, newer than this hakka-play's 1"):
+    with pytest.raises(StoreError, match=rf"schema is version {SCHEMA_VERSION + 1}, newer than this hakka-play's {SCHEMA_VERSION}"):
         SQLiteStore(path)
