@@ -84,12 +84,13 @@ def clean_name(name: object) -> str:
 
     It is text, never markup: every page writes it with ``textContent``.
 
-    >>> clean_name("  Ada\u202e  <b>Lovelace</b>\n"), clean_name(42), len(clean_name("x" * 99))
+    >>> clean_name("  Ada\\u202e  <b>Lovelace</b>\\n"), clean_name(42), len(clean_name("x" * 99))
     ('Ada <b>Lovelace</b>', '', 24)
     """
     if not isinstance(name, str):
         return ""
-    kept = "".join(c for c in name if unicodedata.category(c)[0] not in "C")  # controls, format marks (bidi), …
+    kept = "".join(" " if c.isspace() else c for c in name if c.isspace() or unicodedata.category(c)[0] != "C")
+    # controls and format marks (a bidi override, say) dropped, any space (a newline) one space
     return " ".join(kept.split())[:NAME_MAX]
 
 
