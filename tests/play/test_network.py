@@ -117,7 +117,7 @@ def _create(base: str, address: str, forwarded: str) -> int:
     transport = httpx.HTTPTransport(local_address=address)
     with httpx.Client(transport=transport, timeout=10) as client:
         answer = client.post(base + "/api/tables", json={"humans": 1}, headers={"X-Forwarded-For": forwarded})
-        return answer.status_code
+        return int(answer.status_code)
 
 
 def test_forwarded_headers_are_not_trusted_by_default(tmp_path: Path, servers: list[Server]) -> None:
