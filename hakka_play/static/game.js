@@ -37,7 +37,7 @@
     const r = h.result;
     const how = r ? (END_TEXT[r.end] || r.end) : _("not finished");
     li.append(el("span", "", _("Dealer: seat {seat} · {how}", { seat: h.dealer, how }) + " "));
-    const a = el("a", "pl-btn", _("Download as a regression scenario (YAML)"));
+    const a = el("a", "pl-btn pl-small", _("Download as a regression scenario (YAML)"));
     a.href = game.scenarios[i]; a.setAttribute("download", "");
     li.append(a);
     return li;

@@ -75,7 +75,7 @@
   // A listed table's players (their own names, as text), its clock, and its spectators' link.
   function details(t) {
     const out = [];
-    if (t.names.length) { const b = el("bdi", "pl-muted", t.names.join(", ")); out.push(b, document.createTextNode(" ")); }
+    if (t.names.length) { const b = el("bdi", "pl-muted", t.names.join(", ")); out.push(b, document.createTextNode(" · ")); }
     out.push(el("span", "pl-muted", (t.turn_seconds ? _("clock: {seconds} s", { seconds: t.turn_seconds }) : _("no clock")) + " "));
     const w = el("a", "pl-btn", _("Watch")); w.href = t.watch; w.target = "_blank";
     out.push(w, document.createTextNode(" "));
