@@ -7,7 +7,12 @@ Routes
                                       invitation per other person (``/join/{table}?invite=…``)
   ``POST /api/join``                  redeem an invitation, or take a free seat of a listed table
   ``GET  /table/{table}?token=…``     the table page of the seat the token opens
-  ``WS   /ws/{table}?token=…``        that seat's messages (below)
+  ``GET  /table/{table}?watch=…``     a spectator's page: the table's public view (the spectators' token)
+  ``WS   /ws/{table}?token=…``        that seat's messages (below); ``?watch=…`` a spectator's
+  ``GET  /game/{game}``               a finished game's page (kept for ``--keep-days``), with a shareable link
+  ``GET  /api/games/{game}``          the game as JSON; ``…/trace`` downloads it as a trace the replay viewer
+                                      opens (``/replay/view?id=game:{game}``); ``…/hands/{n}.yaml`` one hand
+                                      as a regression scenario (:mod:`~hakka_play.kept`)
   ``GET  /replay`` ``/replay/view?id=…`` ``/api/replay?id=…``   the replay viewer
   ``GET  /rulebook/…``                the built rulebook (docs/_build/html) or, if it is
                                       not built, the clauses and decisions of spec/ as plain pages
@@ -17,13 +22,21 @@ allow-list, loopback by default). ``POST`` requests take ``Content-Type: applica
 which a form of another site cannot send.
 
 Messages (JSON text frames). From the browser: ``{"type": "act", "action": "play Sup3"}``,
-``{"type": "next"}`` (seen the end of the hand). To the browser:
+``{"type": "next"}`` (seen the end of the hand), ``{"type": "back"}`` (the turn clock gave my seat to a
+bot: I am back), ``{"type": "leave"}`` (a bot takes my seat for good; the socket is closed with 4410),
+``{"type": "name", "name": …}``. Any message of a person the clock marked away hands them their seat
+back, as a new connection of theirs does. A spectator's messages are all refused. To the browser:
 ``{"type": "hello", "seat", "links": {rule: {href, title}}, "invite": [...]}`` once, then
 ``{"type": "view", …}`` (:meth:`Table.view` of that seat, nothing else) after every change, and
 ``{"type": "error", "kind", "message", "rule", "href", "title", "statement", "detail"}`` to the socket
 whose message was refused. A frame that is not a message of the table (binary, not JSON, another
 shape, too long) is answered with an error and a close code (:func:`~hakka_play.doors.read_frame`).
 The seat comes from the token alone; the language of the messages from the socket's handshake.
+
+The turn clock (a table's ``turn_seconds``; ``hakka-play --turn-seconds``, on with ``--online``) starts
+whenever a person must act or press Next hand, and runs out only if the table has not moved since: the
+person is then *away*, and a bot of the table's kind plays their seat (their Next hand pressed for them,
+each an accepted, stored move) until they come back.
 
 Bots think off the event loop: each move in a thread of its own (:func:`_in_thread`), from a
 :class:`~hakka_play.table.BotTurn` (a snapshot of what the bot may see), so that every socket

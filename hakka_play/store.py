@@ -12,6 +12,10 @@ committed before :meth:`Table.act` returns, so before anyone is told of it. A mo
 whole or not at all: a server killed while it commits comes back without the move, and nobody had
 been told of it. A store shared by several processes (PostgreSQL) would implement the same methods.
 
+A finished game is kept whole (:class:`GameRecord`: options, seed, deals, each hand's actions and the
+events the engine reported, scores), so that its page, replay, trace and scenarios need no replay of the
+table; :meth:`Store.forget` drops the games and closed tables older than ``--keep-days``.
+
 The schema is versioned (``PRAGMA user_version``): :data:`MIGRATIONS` holds one script per version,
 run in order on an older file; a file newer than this code is refused with a clear message.
 """

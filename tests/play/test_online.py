@@ -146,6 +146,7 @@ def test_a_person_who_leaves_is_replaced_by_a_bot_for_good_even_after_a_restart(
     store = SQLiteStore(database)
     with serving(PlayServer(bot_delay=0.0, store=store)) as live:
         table = _add(live, humans=[0, 1], seed=5)
+        live.call(table.name, 0, "Ada")
         stay = SeatClient(live.ws_base, table.id, table.seats[0].token)
         go = SeatClient(live.ws_base, table.id, table.seats[1].token)
         view = _view(stay, lambda m: True)
@@ -169,7 +170,50 @@ def test_a_person_who_leaves_is_replaced_by_a_bot_for_good_even_after_a_restart(
         again = SeatClient(live.ws_base, table.id, table.seats[0].token)
         view = _view(again, lambda m: True)
         assert not view["seats"][1]["human"] and view["hand"]["history"] == told["hand"]["history"]
+        assert view["seats"][0]["display"] == "Ada"  # the name is kept with the seat
+        watcher = _spectator(live, table)  # the same spectators' link works after the restart
+        assert _view(watcher, lambda m: True)["hand"]["history"] == told["hand"]["history"]
         again.close()
+        watcher.close()
+    store.shutdown()
+
+
+def test_a_version_1_database_is_migrated_and_its_tables_resume(database: Path) -> None:
+    """A file written before people could come and go (schema 1) gains the new columns and tables, keeps its tables."""
+    import sqlite3
+
+    from hakka_play.store import MIGRATIONS, SCHEMA_VERSION, _statements
+
+    table = Table(humans=[0], seed=12)
+    kept: list[tuple[int, str, str]] = []
+
+    class Journal:  # what the server's store would be told
+        def moved(self, _table: Table, _n: int, move: Any) -> None:
+            kept.append((move.seat, move.kind, move.action))
+
+        def seated(self, _table: Table, _seat: int) -> None: ...
+
+        def finished(self, _table: Table) -> None: ...
+
+    table.journal = Journal()
+    while len(kept) < 8 and table.to_act is not None:  # seat 0 plays its simple choice, the bots theirs
+        table.act(0, simple_choice(table.view(0))) if table.to_act == 0 else table.play_bots(limit=1)
+    with sqlite3.connect(database) as db:
+        for statement in _statements(MIGRATIONS[0]):
+            db.execute(statement)
+        db.execute("PRAGMA user_version = 1")
+        db.execute("INSERT INTO tables (id, created, seed, first_dealer, options, deals, bot, listed) "
+                   "VALUES (?, 0, ?, 0, '{}', ?, 'rule', 0)", (table.id, table.seed, json.dumps(table.deals)))
+        db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, '', ?)",
+                       [(table.id, s.index, int(s.human), s.token, int(s.human)) for s in table.seats])
+        db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
+                       [(table.id, n, seat, kind, action) for n, (seat, kind, action) in enumerate(kept)])
+    store = SQLiteStore(database)
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    (record,) = store.open_tables()
+    assert record.turn_seconds is None and [s.name for s in record.seats] == [""] * 4
+    back = Table.restore(record)
+    assert len(kept) > 3 and back.view(0)["hand"] == table.view(0)["hand"] and back.watch  # a spectators' link of its own
     store.shutdown()
 
 
