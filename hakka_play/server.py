@@ -159,7 +159,9 @@ class PlayServer:
         """Each replay served, as its JSON (built once, by the first request for it)."""
         if store is not None:  # every table the store holds open comes back at its last accepted move
             for record in store.open_tables():
-                self._hold(Table.restore(record))
+                table = self._hold(Table.restore(record))
+                if table.game.over and store.game(table.game_id) is not None:  # finished before the restart
+                    table.kept_link = f"/game/{table.game_id}"
 
     @property
     def tables(self) -> dict[str, Table]:

@@ -11,14 +11,10 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import signal
 import ssl
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,54 +26,14 @@ pytest.importorskip("uvicorn", reason="the play extra: pip install -e '.[play]'"
 from websockets.sync.client import connect  # noqa: E402
 
 from .conftest import _free_port  # noqa: E402
+from .test_durable import Process, processes  # noqa: E402, F401 - the fixture, shared
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class Server:
-    """``hakka-play`` in a process of its own; ``verify`` is the certificate to trust when it serves TLS."""
-
-    def __init__(self, tmp: Path, *args: str, verify: Path | None = None) -> None:
-        port = _free_port()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-u", "-m", "hakka_play.cli", "--host", "127.0.0.1", "--port", str(port),
-             "--database", str(tmp / "tables.sqlite3"), "--bot-delay", "0", "--no-browser", *args],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)})
-        scheme = "https" if verify else "http"
-        self.base, self.verify = f"{scheme}://127.0.0.1:{port}", verify
-        self.lines: list[str] = []
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.append(line.rstrip("\n"))
-            if "replay viewer:" in line:
-                break
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                httpx.get(self.base + "/api/tables", timeout=1, verify=str(verify) if verify else True)
-                return
-            except httpx.TransportError:
-                assert self.proc.poll() is None and time.monotonic() < deadline, "\n".join(self.lines)
-                time.sleep(0.05)
-
-    def link(self, words: str) -> str:
-        return next(line.split(": ", 1)[1].strip() for line in self.lines if words in line)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
-
-
-@pytest.fixture
-def servers() -> Iterator[list[Server]]:
-    started: list[Server] = []
-    yield started
-    for server in started:
-        server.stop()
+def Server(tmp: Path, *args: str, verify: Path | None = None) -> Process:
+    """``hakka-play`` started from the command line on a fresh database and a free port."""
+    return Process(tmp / "tables.sqlite3", _free_port(), *args, verify=verify)
 
 
 def _certificate(folder: Path) -> tuple[Path, Path]:
@@ -91,12 +47,12 @@ def _certificate(folder: Path) -> tuple[Path, Path]:
     return cert, key
 
 
-def test_certfile_and_keyfile_serve_https_and_a_seat_plays_over_wss(tmp_path: Path, servers: list[Server]) -> None:
+def test_certfile_and_keyfile_serve_https_and_a_seat_plays_over_wss(tmp_path: Path, processes: list[Process]) -> None:  # noqa: F811 - the fixture
     cert, key = _certificate(tmp_path)
     server = Server(tmp_path, "--certfile", str(cert), "--keyfile", str(key), verify=cert)
-    servers.append(server)
-    seat = server.link("your seat 0")
-    assert seat.startswith(server.base + "/table/")  # the links it prints are https
+    processes.append(server)
+    seat = server.base + server.link("your seat 0")  # the links it prints are https (the base stripped)
+    assert any(line.startswith(f"  your seat 0: {server.base}/table/") for line in server.lines)
     page = httpx.get(seat, verify=str(cert), timeout=10)
     assert page.status_code == 200 and "table.js" in page.text
     with pytest.raises(httpx.TransportError):  # plain HTTP is not served on the TLS port
@@ -120,9 +76,9 @@ def _create(base: str, address: str, forwarded: str) -> int:
         return int(answer.status_code)
 
 
-def test_forwarded_headers_are_not_trusted_by_default(tmp_path: Path, servers: list[Server]) -> None:
+def test_forwarded_headers_are_not_trusted_by_default(tmp_path: Path, processes: list[Process]) -> None:  # noqa: F811 - the fixture
     server = Server(tmp_path, "--max-tables-per-address", "1")
-    servers.append(server)
+    processes.append(server)
     # 127.0.0.1 (which uvicorn alone would trust) claims to forward two different clients: the bound still
     # counts 127.0.0.1 itself, so a page or script on the server's own machine cannot slip past it
     assert _create(server.base, "127.0.0.1", "203.0.113.1") == 200
@@ -132,9 +88,9 @@ def test_forwarded_headers_are_not_trusted_by_default(tmp_path: Path, servers: l
     assert _create(server.base, "127.0.0.3", "203.0.113.1") == 200  # another real address has its own bound
 
 
-def test_forwarded_headers_are_trusted_from_the_proxies_named(tmp_path: Path, servers: list[Server]) -> None:
+def test_forwarded_headers_are_trusted_from_the_proxies_named(tmp_path: Path, processes: list[Process]) -> None:  # noqa: F811 - the fixture
     server = Server(tmp_path, "--max-tables-per-address", "1", "--forwarded-allow-ips", "127.0.0.2")
-    servers.append(server)
+    processes.append(server)
     assert _create(server.base, "127.0.0.2", "203.0.113.1") == 200  # the proxy's clients are told apart
     assert _create(server.base, "127.0.0.2", "203.0.113.2") == 200
     assert _create(server.base, "127.0.0.2", "203.0.113.1") == 429  # and each is bounded
@@ -142,11 +98,11 @@ def test_forwarded_headers_are_trusted_from_the_proxies_named(tmp_path: Path, se
     assert _create(server.base, "127.0.0.3", "203.0.113.8") == 429
 
 
-def test_online_turns_the_clock_on_and_half_a_certificate_is_refused(tmp_path: Path, servers: list[Server]) -> None:
+def test_online_turns_the_clock_on_and_half_a_certificate_is_refused(tmp_path: Path, processes: list[Process]) -> None:  # noqa: F811 - the fixture
     server = Server(tmp_path, "--online")
-    servers.append(server)
+    processes.append(server)
     assert any("turn clock: 60 s" in line for line in server.lines), server.lines
-    seat = server.link("your seat 0").removeprefix(server.base + "/table/")
+    seat = server.link("your seat 0").removeprefix("/table/")
     table, token = seat.split("?token=")
     with connect(f"ws://127.0.0.1:{server.base.rsplit(':', 1)[1]}/ws/{table}?token={token}", open_timeout=10) as ws:
         json.loads(ws.recv(timeout=10))
