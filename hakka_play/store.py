@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -195,6 +196,7 @@ class SQLiteStore:
     def __init__(self, path: str | os.PathLike[str], now: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
         self.now = now
+        self.lock = threading.RLock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # autocommit mode: each change below is its own explicit transaction
@@ -266,7 +268,8 @@ class SQLiteStore:
                             (game.id, game.table, game.finished, json.dumps(game.json())))
 
     def game(self, game_id: str) -> GameRecord | None:
-        row = self.db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+        with self.lock:
+            row = self.db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
         data = json.loads(row[0])
@@ -282,20 +285,32 @@ class SQLiteStore:
         self.db.close()
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+        return _Transaction(self.db, self.lock)
 
 
 class _Transaction:
-    """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on an error): the change is durable when the block ends."""
+    """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on an error): the change is durable when the block ends.
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
+    It holds the store's lock throughout: the one connection is shared by the server's event loop (moves)
+    and its worker threads (retention, a kept game read), and two transactions on one connection at once
+    would refuse each other."""
+
+    def __init__(self, db: sqlite3.Connection, lock: threading.RLock) -> None:
+        self.db, self.lock = db, lock
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        self.lock.acquire()
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.lock.release()
+            raise
 
     def __exit__(self, kind: object, exc: object, tb: object) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        try:
+            self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        finally:
+            self.lock.release()
 
 
 def _statements(script: str) -> list[str]:

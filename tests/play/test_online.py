@@ -372,3 +372,4 @@ def test_keep_days_drops_old_games_and_their_links_answer_404(database: Path) ->
 def test_a_server_without_a_store_has_no_kept_games(live: Live) -> None:
     answer = httpx.get(live.base + "/api/games/0123456789abcdef", headers={"Accept-Language": "de"}, timeout=10)
     assert answer.status_code == 404 and "0123456789abcdef" in json.dumps(answer.json())
+
