@@ -104,11 +104,12 @@ class Round:
 
 @dataclass
 class Step:
-    """An accepted action of a hand and the events the engine said it caused (their text, spec/PROTOCOL.md)."""
+    """An accepted action of a hand and the events the engine said it caused (written as text, spec/PROTOCOL.md,
+    only when the game is kept)."""
 
     seat: int
-    action: str
-    events: list[str]
+    action: Action
+    events: tuple[Event, ...]
 
 
 @dataclass
@@ -406,7 +407,7 @@ class Table:
         self._accepted(seat, "act", str(action))
         self.version += 1
         self._track_rounds(record, events)
-        record.steps.append(Step(seat, str(hand.history[-1][1]), [str(e) for e in events]))
+        record.steps.append(Step(seat, hand.history[-1][1], events))
         if hand.phase == Phase.ENDED:
             self.ended = record
             if not self.game.over:
@@ -571,7 +572,8 @@ class Table:
         for record in self.hands:
             hand = record.hand
             hands.append({"dealer": hand.dealer, "hands": [str(Cards(mask)) for mask in hand.dealt],
-                          "steps": [{"seat": st.seat, "do": st.action, "events": st.events} for st in record.steps],
+                          "steps": [{"seat": st.seat, "do": str(st.action), "events": [str(e) for e in st.events]}
+                                    for st in record.steps],
                           "result": result_json(hand.result) if hand.result is not None else None})
         seats = [{"name": s.name, "bot": s.bot.name if s.bot is not None and s.left_at is None else None,
                   "left": s.left_at is not None} for s in self.seats]

@@ -443,6 +443,7 @@
     const box = $("away");
     const mine = view.seat !== null && view.seats[view.seat].away;
     box.hidden = !mine;
+    if (mine && !view.problem) $("status").textContent = "";  // not "your turn": the banner says who plays
     if (!mine || $("back")) return;  // drawn once: a click is never lost to a redraw
     const b = el("button", "pl-btn pl-primary", _("I'm back"));
     b.id = "back";
