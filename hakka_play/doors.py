@@ -64,6 +64,10 @@ class Limits:
     """Characters in one WebSocket frame (1009 above it)."""
     max_body: int = 16 * 1024
     """Bytes in the body of a request that creates or joins a table (413 above it)."""
+    max_watchers: int = 32
+    """Spectators' sockets open on one table; the next one is closed with 1008."""
+    keep_days: float = 30.0
+    """A finished game is kept this many days (``--keep-days``), then deleted with its closed table."""
 
 
 def host_name(value: str) -> str:
@@ -148,6 +152,11 @@ async def _refuse(scope: Scope, send: Send, status: int, text: str, reason: str)
     await send({"type": "http.response.body", "body": body})
 
 
+MESSAGE_TYPES = ("act", "next", "back", "leave", "name")
+"""What a seat may send: an action, Next hand, I am back (the clock gave my seat to a bot), I leave the
+table (a bot takes my seat for good), my display name."""
+
+
 @dataclass(frozen=True)
 class BadFrame:
     """A frame the table closes the socket for: the close code and what to tell the person."""
@@ -170,8 +179,11 @@ def read_frame(frame: Message, max_message: int) -> dict[str, Any] | BadFrame:
     if not isinstance(message, dict):
         return BadFrame(POLICY, Msg("a message must be a JSON object"))
     kind = message.get("type")
-    if kind not in ("act", "next"):
-        return BadFrame(POLICY, Msg("unknown message type {kind}: the types are act and next", kind=repr(kind)))
+    if kind not in MESSAGE_TYPES:
+        return BadFrame(POLICY, Msg("unknown message type {kind}: the types are {types}", kind=repr(kind),
+                                    types=", ".join(MESSAGE_TYPES)))
     if kind == "act" and not isinstance(message.get("action"), str):
         return BadFrame(POLICY, Msg('an act message needs "action", a string such as {example}', example='"play Sup3"'))
+    if kind == "name" and not isinstance(message.get("name"), str):
+        return BadFrame(POLICY, Msg('a name message needs "name", a string'))
     return message

@@ -24,7 +24,12 @@ class Open:
     bots: asyncio.Task[None] | None = None
     address: str = ""
     """The client address that created the table in the lobby ("" for the command line's, or a restored one)."""
+    watchers: dict[WebSocket, str] = field(default_factory=dict)
+    """The spectators' sockets, each with its language: they are sent the public view."""
+    clock: asyncio.TimerHandle | None = None
+    clock_at: int = -1
+    """The table's version the running turn clock was started at (it runs out only if nothing moved since)."""
 
     @property
     def connected(self) -> int:
-        return sum(len(s) for s in self.sockets.values())
+        return sum(len(s) for s in self.sockets.values()) + len(self.watchers)

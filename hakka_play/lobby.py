@@ -26,7 +26,10 @@ from reference_engine import Profile, SetupError
 from .doors import Limits
 from .held import Open
 from .i18n import Msg, language
-from .table import Table
+from .table import Table, clean_name
+
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 3600
+"""The turn clocks a table made in the lobby may have (seconds)."""
 
 
 class LobbyHost(Protocol):
@@ -35,6 +38,7 @@ class LobbyHost(Protocol):
     open: dict[str, Open]
     limits: Limits
     rulebook: Rulebook
+    turn_seconds: float | None
 
     def clock(self) -> float: ...
 
@@ -44,6 +48,9 @@ class LobbyHost(Protocol):
 
     @staticmethod
     def invites(table: Table, base: str = "") -> list[dict[str, Any]]: ...
+
+    @staticmethod
+    def watch_link(table: Table, base: str = "") -> str: ...
 
     async def tell_host(self, table: Table) -> None: ...
 
@@ -86,12 +93,19 @@ async def create(server: LobbyHost, request: Request) -> Response:
     if isinstance(body, Response):
         return body
     humans, options, listed = body.get("humans", 1), body.get("options") or {}, body.get("listed", False)
+    clock = body.get("turn_seconds", server.turn_seconds)
     if not isinstance(humans, int) or isinstance(humans, bool) or not 1 <= humans <= 4:
         return _refuse(request, Msg("humans must be 1-4"), 400)
     if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
         return _refuse(request, Msg("options must map decision IDs to option IDs"), 400)
     if not isinstance(listed, bool):
         return _refuse(request, Msg("listed must be true or false"), 400)
+    if clock is not None and (isinstance(clock, bool) or not isinstance(clock, (int, float))
+                              or not MIN_TURN_SECONDS <= clock <= MAX_TURN_SECONDS):
+        return _refuse(request, Msg("turn_seconds must be null (no clock) or {low} to {high} seconds",
+                                    low=MIN_TURN_SECONDS, high=MAX_TURN_SECONDS), 400)
+    if "name" in body and not isinstance(body["name"], str):
+        return _refuse(request, Msg("name must be a string"), 400)
     try:
         profile = Profile.from_options(options)
     except SetupError as exc:
@@ -105,12 +119,14 @@ async def create(server: LobbyHost, request: Request) -> Response:
         return _refuse(request, Msg("your address already has {limit} open tables, the bound of this server "
                                     "(hakka-play --max-tables-per-address): finish or leave one first",
                                     limit=server.limits.max_tables_per_address), 429)
-    table = server.add_table(Table(humans=range(humans), profile=profile, listed=listed))
+    table = Table(humans=range(humans), profile=profile, listed=listed, turn_seconds=clock)
+    table.seats[0].name = clean_name(body.get("name"))  # the creator's seat, kept with the table below
+    server.add_table(table)
     server.open[table.id].address = address
     seat = table.take_free()
     assert seat is not None  # a new table has every person's seat free
     return JSONResponse({"table": table.id, "seat": seat, "url": _seat_url(table, seat),
-                         "invites": server.invites(table)})
+                         "invites": server.invites(table), "watch": server.watch_link(table)})
 
 
 def _seat_url(table: Table, seat: int) -> str:
@@ -123,6 +139,8 @@ async def join(server: LobbyHost, request: Request) -> Response:
         return body
     held = server.open.get(str(body.get("table", "")))
     invite = body.get("invite")
+    if "name" in body and not isinstance(body["name"], str):
+        return _refuse(request, Msg("name must be a string"), 400)
     if held is None:
         return _refuse(request, Msg("no such table: it may have ended and been cleared away"), 404)
     table = held.table
@@ -136,6 +154,8 @@ async def join(server: LobbyHost, request: Request) -> Response:
         seat = table.take_free()
         if seat is None:
             return _refuse(request, Msg("every seat of this table is taken"), 409)
+    if body.get("name"):
+        table.name(seat, body["name"])
     held.last_active = server.clock()
     await server.tell_host(table)
     return JSONResponse({"table": table.id, "seat": seat, "url": _seat_url(table, seat)})
@@ -150,7 +170,9 @@ async def listed(server: LobbyHost, request: Request) -> Response:
         free = table.free_seats()
         if table.listed and free and not table.over:
             out.append({"table": table.id, "free": free, "people": len(table.humans), "options": table.profile.changed(),
-                        "hands_played": table.game.hands_played, "online": held.connected > 0})
+                        "hands_played": table.game.hands_played, "online": held.connected > 0,
+                        "turn_seconds": table.turn_seconds, "watch": server.watch_link(table),
+                        "names": [s.name for s in table.seats if s.human and s.taken and s.name]})
     return JSONResponse({"tables": out})
 
 

@@ -7,7 +7,12 @@ Routes
                                       invitation per other person (``/join/{table}?invite=…``)
   ``POST /api/join``                  redeem an invitation, or take a free seat of a listed table
   ``GET  /table/{table}?token=…``     the table page of the seat the token opens
-  ``WS   /ws/{table}?token=…``        that seat's messages (below)
+  ``GET  /table/{table}?watch=…``     a spectator's page: the table's public view (the spectators' token)
+  ``WS   /ws/{table}?token=…``        that seat's messages (below); ``?watch=…`` a spectator's
+  ``GET  /game/{game}``               a finished game's page (kept for ``--keep-days``), with a shareable link
+  ``GET  /api/games/{game}``          the game as JSON; ``…/trace`` downloads it as a trace the replay viewer
+                                      opens (``/replay/view?id=game:{game}``); ``…/hands/{n}.yaml`` one hand
+                                      as a regression scenario (:mod:`~hakka_play.kept`)
   ``GET  /replay`` ``/replay/view?id=…`` ``/api/replay?id=…``   the replay viewer
   ``GET  /rulebook/…``                the built rulebook (docs/_build/html) or, if it is
                                       not built, the clauses and decisions of spec/ as plain pages
@@ -17,13 +22,21 @@ allow-list, loopback by default). ``POST`` requests take ``Content-Type: applica
 which a form of another site cannot send.
 
 Messages (JSON text frames). From the browser: ``{"type": "act", "action": "play Sup3"}``,
-``{"type": "next"}`` (seen the end of the hand). To the browser:
+``{"type": "next"}`` (seen the end of the hand), ``{"type": "back"}`` (the turn clock gave my seat to a
+bot: I am back), ``{"type": "leave"}`` (a bot takes my seat for good; the socket is closed with 4410),
+``{"type": "name", "name": …}``. Any message of a person the clock marked away hands them their seat
+back, as a new connection of theirs does. A spectator's messages are all refused. To the browser:
 ``{"type": "hello", "seat", "links": {rule: {href, title}}, "invite": [...]}`` once, then
 ``{"type": "view", …}`` (:meth:`Table.view` of that seat, nothing else) after every change, and
 ``{"type": "error", "kind", "message", "rule", "href", "title", "statement", "detail"}`` to the socket
 whose message was refused. A frame that is not a message of the table (binary, not JSON, another
 shape, too long) is answered with an error and a close code (:func:`~hakka_play.doors.read_frame`).
 The seat comes from the token alone; the language of the messages from the socket's handshake.
+
+The turn clock (a table's ``turn_seconds``; ``hakka-play --turn-seconds``, on with ``--online``) starts
+whenever a person must act or press Next hand, and runs out only if the table has not moved since: the
+person is then *away*, and a bot of the table's kind plays their seat (their Next hand pressed for them,
+each an accepted, stored move) until they come back.
 
 Bots think off the event loop: each move in a thread of its own (:func:`_in_thread`), from a
 :class:`~hakka_play.table.BotTurn` (a snapshot of what the bot may see), so that every socket
@@ -40,6 +53,7 @@ import contextlib
 import html
 import json
 import sqlite3
+import tempfile
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -59,16 +73,18 @@ from conformance.replay import corpus, index, load_replay
 from conformance.rulebook import Rulebook
 from reference_engine import Action, HakkaError
 
+from . import kept
 from .doors import LOOPBACK, POLICY, ASGIApp, BadFrame, Doors, Limits, read_frame
 from .held import Open
 from .i18n import COOKIE, LANGUAGES, Msg, language, page, rulebook_text, statement
 from .lobby import lobby_routes
-from .store import Move, Store
+from .store import GameRecord, Move, Store
 from .table import BotTurn, Table, TableError
 
 STATIC = Path(__file__).resolve().parent / "static"
 BUILT_RULEBOOK = PACKAGE_DIR.parent / "docs" / "_build" / "html"  # a checkout's built book, if any
 FORBIDDEN = 4403  # WebSocket close code: no such table or seat
+LEFT = 4410  # WebSocket close code: the person left the table (a bot has the seat; the link opens nothing)
 SAVE_FAILED = 1011  # WebSocket close code: the store refused the table's change (RFC 6455: an unexpected condition)
 JANITOR_SECONDS = 30.0
 THINK_SECONDS = 5.0
@@ -122,8 +138,11 @@ class PlayServer:
     def __init__(self, bot_delay: float = 0.6, rulebook: Rulebook | None = None,
                  replays: dict[str, str] | None = None, limits: Limits | None = None,
                  allowed_hosts: Iterable[str] = LOOPBACK, clock: Callable[[], float] = time.monotonic,
-                 think_seconds: float = THINK_SECONDS, store: Store | None = None) -> None:
+                 think_seconds: float = THINK_SECONDS, store: Store | None = None,
+                 turn_seconds: float | None = None) -> None:
         self.open: dict[str, Open] = {}
+        self.turn_seconds = turn_seconds
+        """The turn clock of the tables made without one of their own (``hakka-play --turn-seconds``; None: off)."""
         self.store = store
         """Where every table and accepted move is kept (:mod:`~hakka_play.store`); ``None``: in memory only."""
         self.bot_delay = bot_delay
@@ -140,7 +159,9 @@ class PlayServer:
         """Each replay served, as its JSON (built once, by the first request for it)."""
         if store is not None:  # every table the store holds open comes back at its last accepted move
             for record in store.open_tables():
-                self._hold(Table.restore(record))
+                table = self._hold(Table.restore(record))
+                if table.game.over and store.game(table.game_id) is not None:  # finished before the restart
+                    table.kept_link = f"/game/{table.game_id}"
 
     @property
     def tables(self) -> dict[str, Table]:
@@ -173,6 +194,16 @@ class PlayServer:
             self.store.seat(table.id, table.seat_record(seat))
         except sqlite3.Error as exc:
             self._lost(table, exc)
+
+    def finished(self, table: Table) -> None:
+        """Keep ``table``'s finished game (:class:`~hakka_play.store.GameRecord`), before anyone is told it ended."""
+        assert self.store is not None
+        try:
+            self.store.keep(table.kept(time.time()))
+        except sqlite3.Error as exc:
+            self._lost(table, exc)
+            return
+        table.kept_link = f"/game/{table.game_id}"
 
     def _lost(self, table: Table, exc: Exception) -> None:
         """The store refused a change: the table leaves memory untold (a restart resumes it at its last kept
@@ -216,13 +247,22 @@ class PlayServer:
         held = self.open.pop(tid, None)
         if held is not None and held.bots is not None:
             held.bots.cancel()
+        if held is not None and held.clock is not None:
+            held.clock.cancel()
         if held is not None and self.store is not None:
             self.store.close(tid)
+
+    def forget_old(self) -> int:
+        """Delete the games kept longer than ``--keep-days`` (and the closed tables as old); how many games."""
+        if self.store is None:
+            return 0
+        return self.store.forget(time.time() - self.limits.keep_days * 86400)
 
     async def _janitor(self) -> None:
         while True:
             await asyncio.sleep(JANITOR_SECONDS)
             self.sweep()
+            await run_in_threadpool(self.forget_old)
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -260,10 +300,10 @@ class PlayServer:
             out["detail"] = exc.message  # the engine's own words: English
         return out
 
-    def _view_text(self, held: Open, seat: int, lang: str, cache: dict[tuple[int, str], str]) -> str:
+    def _view_text(self, held: Open, seat: int | None, lang: str, cache: dict[tuple[int | None, str], str]) -> str:
         key = (seat, lang)
         if key not in cache:
-            view = held.table.view(seat)
+            view = held.table.view(seat, self.clock())
             problem = view.get("problem")
             view["problem"] = problem.render(lang) if isinstance(problem, Msg) else problem
             cache[key] = json.dumps(view)
@@ -274,16 +314,51 @@ class PlayServer:
         held = self.open.get(table.id)
         if held is None:
             return
-        cache: dict[tuple[int, str], str] = {}
+        self._arm_clock(held)
+        cache: dict[tuple[int | None, str], str] = {}
         for seat, sockets in held.sockets.items():
             for ws, lang in list(sockets.items()):
                 await self._send(held, seat, ws, self._view_text(held, seat, lang, cache))
+        for ws, lang in list(held.watchers.items()):
+            await self._send(held, None, ws, self._view_text(held, None, lang, cache))
 
-    async def _send(self, held: Open, seat: int, ws: WebSocket, text: str) -> None:
+    # ------------------------------------------------------------ the turn clock
+
+    def _arm_clock(self, held: Open) -> None:
+        """Start the turn clock for whoever must act now, unless it already runs for this very position."""
+        table = held.table
+        if held.clock_at == table.version and (held.clock is not None or not table.clock_seats()):
+            return
+        if held.clock is not None:
+            held.clock.cancel()
+        held.clock, held.clock_at, table.deadline = None, table.version, None
+        seats = table.clock_seats()
+        if seats and table.turn_seconds:
+            held.clock = asyncio.get_running_loop().call_later(table.turn_seconds, self._clock_ran_out, held,
+                                                                table.version)
+            table.deadline = self.clock() + table.turn_seconds
+
+    def _clock_ran_out(self, held: Open, version: int) -> None:
+        """Nobody moved since the clock started: a bot plays for each person it ran for, until they come back."""
+        table = held.table
+        held.clock = None
+        if table.version != version or self.open.get(table.id) is not held:
+            return
+        for seat in table.clock_seats():
+            table.away(seat)
+        table.next_for_away()
+        asyncio.get_running_loop().create_task(self._changed(held))
+
+    async def _changed(self, held: Open) -> None:
+        """After a change to the table: everyone is told, the bots are woken."""
+        await self.broadcast(held.table)
+        self.wake_bots(held.table)
+
+    async def _send(self, held: Open, seat: int | None, ws: WebSocket, text: str) -> None:
         try:
             await ws.send_text(text)
         except Exception:  # noqa: BLE001 - a socket closing under us: forget it
-            held.sockets[seat].pop(ws, None)
+            (held.watchers if seat is None else held.sockets[seat]).pop(ws, None)
 
     async def tell_host(self, table: Table) -> None:
         """The creator's page lists the invitations still open: a seat just taken leaves the list."""
@@ -315,6 +390,7 @@ class PlayServer:
             except HakkaError as exc:  # a bot's choice the engine refuses: the same
                 table.problem = Msg("the bot at seat {seat} chose an action the engine refuses: {error}",
                                     seat=turn.seat, error=str(exc))
+            table.next_for_away()
             held.last_active = self.clock()
             await self.broadcast(table)
 
@@ -337,13 +413,23 @@ class PlayServer:
             return self.error(TableError(Msg(
                 "this connection holds seat {seat}'s token: it cannot act for seat {other}",
                 seat=seat, other=repr(message["seat"])), rule="GAME-5", seat=seat), lang)
+        kind = message["type"]
+        back = table.back(seat)  # any message of an away person brings them back: the seat is theirs again
         try:
-            if message["type"] == "act":
+            if kind == "act":
                 table.act(seat, message["action"])
-            else:
+            elif kind == "next":
                 table.next_hand(seat)
+            elif kind == "leave":
+                table.leave(seat)
+            elif kind == "name":
+                table.name(seat, message["name"])
+            elif not back:  # "back" from a person who is not away
+                return self.error(TableError(Msg("seat {seat} is not away: nobody plays for it", seat=seat), seat=seat),
+                                  lang)
         except HakkaError as exc:
             return self.error(exc, lang)
+        table.next_for_away()
         return None
 
     # ------------------------------------------------------------ the socket of a seat
@@ -351,6 +437,9 @@ class PlayServer:
     async def socket(self, ws: WebSocket) -> None:
         lang = language(ws)
         held = self.open.get(ws.path_params["table"])
+        if held is not None and "watch" in ws.query_params and held.table.watching(ws.query_params["watch"]):
+            await self._spectator(held, ws, lang)
+            return
         seat = None if held is None else held.table.seat_of(ws.query_params.get("token"))
         await ws.accept()
         if held is None or seat is None:
@@ -368,11 +457,13 @@ class PlayServer:
         table.occupy(seat)
         table.seats[seat].connections = len(sockets)
         held.last_active = self.clock()
+        came_back = table.back(seat)  # a person the clock gave away comes back: the seat is theirs again
         try:
             invite = self.invites(table) if seat == table.host else []
-            links = {rule: {**link, "title": rulebook_text(lang, link["title"])} for rule, link in self.rulebook.links().items()}
-            await ws.send_text(json.dumps({"type": "hello", "seat": seat, "links": links, "invite": invite, "lang": lang}))
-            if len(sockets) == 1:  # the seat comes online: every socket's view shows it
+            await ws.send_text(json.dumps({"type": "hello", "seat": seat, "links": self._links(lang), "invite": invite,
+                                           "watch": self.watch_link(table) if seat == table.host else None,
+                                           "lang": lang}))
+            if len(sockets) == 1 or came_back:  # the seat comes online: every socket's view shows it
                 await self.broadcast(table)
             else:  # another tab of a seat already online: only this socket needs the view
                 await self._send(held, seat, ws, self._view_text(held, seat, lang, {}))
@@ -380,6 +471,11 @@ class PlayServer:
             await self._serve(held, seat, ws, lang)
         finally:
             sockets.pop(ws, None)
+            if not table.seats[seat].human:  # the person left: none of their tabs holds the seat any more
+                for other in list(sockets):
+                    sockets.pop(other, None)
+                    with contextlib.suppress(Exception):
+                        await other.close(code=LEFT, reason="left the table")
             table.seats[seat].connections = len(sockets)
             held.last_active = self.clock()
             if not sockets and table.id in self.open:  # the seat goes offline
@@ -418,6 +514,42 @@ class PlayServer:
                     continue
             await self.broadcast(table)
             self.wake_bots(table)
+            if not table.seats[seat].human:  # the person left: a bot has the seat, this socket no longer does
+                await ws.send_text(json.dumps({"type": "left", "message": Msg(
+                    "You left the table: a bot plays your seat from now on.").render(lang)}))
+                await ws.close(code=LEFT, reason="left the table")
+                return
+
+    async def _spectator(self, held: Open, ws: WebSocket, lang: str) -> None:
+        """A spectator's socket: the public view after every change; whatever it sends is refused."""
+        await ws.accept()
+        if len(held.watchers) >= self.limits.max_watchers:
+            bound = Msg("this table already has {limit} spectators, its bound: try again later",
+                        limit=self.limits.max_watchers)
+            await ws.send_text(json.dumps(self.error(bound, lang, kind="refused")))
+            await ws.close(code=POLICY, reason="too many spectators")
+            return
+        held.watchers[ws] = lang
+        try:
+            await ws.send_text(json.dumps({"type": "hello", "seat": None, "links": self._links(lang), "invite": [],
+                                           "watch": None, "lang": lang}))
+            await self._send(held, None, ws, self._view_text(held, None, lang, {}))
+            while True:
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    return
+                await ws.send_text(json.dumps(self.error(Msg("a spectator watches: it cannot act at the table"),
+                                                         lang, kind="refused")))
+        finally:
+            held.watchers.pop(ws, None)
+
+    def _links(self, lang: str) -> dict[str, Any]:
+        return {rule: {**link, "title": rulebook_text(lang, link["title"])} for rule, link in self.rulebook.links().items()}
+
+    @staticmethod
+    def watch_link(table: Table, base: str = "") -> str:
+        """The table's spectator link: its public view, no seat."""
+        return f"{base}/table/{table.id}?watch={table.watch}"
 
     # ------------------------------------------------------------ pages
 
@@ -436,9 +568,53 @@ class PlayServer:
 
     async def table_page(self, request: Request) -> Response:
         held = self.open.get(request.path_params["table"])
-        if held is None or held.table.seat_of(request.query_params.get("token")) is None:
+        if held is None or (held.table.seat_of(request.query_params.get("token")) is None
+                            and not held.table.watching(request.query_params.get("watch"))):
             return self.html_page("noseat.html", request, status_code=404)
         return self.html_page("table.html", request)
+
+    # ------------------------------------------------------------ kept games
+
+    async def _kept(self, request: Request) -> GameRecord | Response:
+        game_id = request.path_params["game"]
+        found = None if self.store is None else await run_in_threadpool(self.store.game, game_id)
+        if found is None:
+            return JSONResponse({"error": Msg("no kept game {id}: it may be older than this server keeps games",
+                                              id=repr(game_id)).render(language(request))}, status_code=404)
+        return found
+
+    async def game_page(self, request: Request) -> Response:
+        found = await self._kept(request)
+        if isinstance(found, Response):
+            return self.html_page("noseat.html", request, status_code=404)
+        return self.html_page("game.html", request)
+
+    async def game_data(self, request: Request) -> Response:
+        found = await self._kept(request)
+        if isinstance(found, Response):
+            return found
+        return JSONResponse({**found.json(), "replay": f"/replay/view?id=game:{found.id}",
+                             "trace": f"/api/games/{found.id}/trace",
+                             "scenarios": [f"/api/games/{found.id}/hands/{n}.yaml" for n in range(1, len(found.hands) + 1)]})
+
+    async def game_trace(self, request: Request) -> Response:
+        found = await self._kept(request)
+        if isinstance(found, Response):
+            return found
+        return Response(_json(kept.trace(found)), media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="hakka-game-{found.id}.trace.json"'})
+
+    async def game_scenario(self, request: Request) -> Response:
+        found = await self._kept(request)
+        if isinstance(found, Response):
+            return found
+        text = request.path_params["hand"]
+        number = int(text) if text.isdigit() else 0
+        if not 1 <= number <= len(found.hands):
+            return JSONResponse({"error": Msg("game {id} has hands 1 to {count}", id=found.id,
+                                              count=len(found.hands)).render(language(request))}, status_code=404)
+        return Response(kept.scenario(found, number), media_type="application/yaml",
+                        headers={"Content-Disposition": f'attachment; filename="{kept.scenario_id(found, number)}.yaml"'})
 
     async def replay_index(self, request: Request) -> Response:
         return self.html_page("replay.html", request)
@@ -452,6 +628,8 @@ class PlayServer:
         """A replay, built once per scenario or trace in a worker thread (the corpus loads in 7-10 s, a long trace
         in seconds), then served from memory: the set is bounded, only the corpus and the command line's."""
         ref = request.query_params.get("id", "")
+        if ref.startswith("game:"):
+            return await self._game_replay(request, ref.removeprefix("game:"))
         ref = self.replays.get(ref, ref)
         if ref not in self.replays.values() and not await run_in_threadpool(_is_corpus_id, ref):
             return JSONResponse({"error": Msg("no scenario {id}", id=repr(ref)).render(language(request))},
@@ -460,6 +638,23 @@ class PlayServer:
             self._replayed[ref] = asyncio.ensure_future(run_in_threadpool(self._build_replay, ref))
         body, status = await asyncio.shield(self._replayed[ref])
         return Response(body, status_code=status, media_type="application/json")
+
+    async def _game_replay(self, request: Request, game_id: str) -> Response:
+        """A kept game in the replay viewer: its trace replayed on the reference (in a thread; not cached, since
+        kept games are unbounded in number)."""
+        request.path_params["game"] = game_id
+        found = await self._kept(request)
+        if isinstance(found, Response):
+            return found
+        body, status = await run_in_threadpool(self._build_game_replay, found)
+        return Response(body, status_code=status, media_type="application/json")
+
+    def _build_game_replay(self, game: GameRecord) -> tuple[bytes, int]:
+        with tempfile.TemporaryDirectory(prefix="hakka-game-") as folder:
+            path = Path(folder) / f"hakka-game-{game.id}.trace.json"
+            path.write_bytes(_json(kept.trace(game)))
+            body, status = self._build_replay(str(path))
+        return body, status
 
     def _build_replay(self, ref: str) -> tuple[bytes, int]:
         try:
@@ -499,6 +694,10 @@ class PlayServer:
             *lobby_routes(self),
             Route("/api/spec", self.spec),
             Route("/table/{table}", self.table_page),
+            Route("/game/{game}", self.game_page),
+            Route("/api/games/{game}", self.game_data),
+            Route("/api/games/{game}/trace", self.game_trace),
+            Route("/api/games/{game}/hands/{hand}.yaml", self.game_scenario),
             WebSocketRoute("/ws/{table}", self.socket),
             Route("/replay", self.replay_index),
             Route("/replay/view", self.replay_index),

@@ -12,6 +12,10 @@ committed before :meth:`Table.act` returns, so before anyone is told of it. A mo
 whole or not at all: a server killed while it commits comes back without the move, and nobody had
 been told of it. A store shared by several processes (PostgreSQL) would implement the same methods.
 
+A finished game is kept whole (:class:`GameRecord`: options, seed, deals, each hand's actions and the
+events the engine reported, scores), so that its page, replay, trace and scenarios need no replay of the
+table; :meth:`Store.forget` drops the games and closed tables older than ``--keep-days``.
+
 The schema is versioned (``PRAGMA user_version``): :data:`MIGRATIONS` holds one script per version,
 run in order on an older file; a file newer than this code is refused with a clear message.
 """
@@ -21,7 +25,9 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -58,6 +64,21 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (table_id, n)
     );
     """,
+    # version 2: people come and go (names, leaving, the clock, spectators), and every finished game is kept
+    """
+    ALTER TABLE seats ADD COLUMN name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE seats ADD COLUMN left_at INTEGER;   -- moves accepted when the person left; a bot since
+    ALTER TABLE tables ADD COLUMN turn_seconds REAL; -- the turn clock, NULL: off
+    ALTER TABLE tables ADD COLUMN watch TEXT NOT NULL DEFAULT '';   -- the spectators' token
+    ALTER TABLE tables ADD COLUMN game_id TEXT NOT NULL DEFAULT ''; -- the id its finished game is kept under
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        table_id TEXT NOT NULL,
+        finished REAL NOT NULL,     -- when the game ended (seconds since the epoch); --keep-days counts from it
+        record TEXT NOT NULL        -- JSON: options, seed, first Dealer, deals, seats, scores, hands with events
+    );
+    CREATE INDEX games_finished ON games (finished);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -73,6 +94,8 @@ class SeatRecord:
     token: str
     invite: str
     taken: bool
+    name: str = ""
+    left_at: int | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +118,35 @@ class TableRecord:
     listed: bool
     seats: list[SeatRecord]
     moves: list[Move] = field(default_factory=list)
+    turn_seconds: float | None = None
+    watch: str = ""
+    game_id: str = ""
+
+
+@dataclass
+class GameRecord:
+    """A finished game, kept: what it was played under, each hand's deal and accepted actions with the
+    events the engine said they caused, and the scores."""
+
+    id: str
+    table: str
+    finished: float
+    """When it ended, in seconds since the epoch."""
+    options: dict[str, str]
+    seed: int
+    first_dealer: int
+    deals: list[dict[str, Any]]
+    """The deals the game used, in order (given to reference_engine.Game, they deal its hands again)."""
+    seats: list[dict[str, Any]]
+    """Per seat: ``name`` (a person's display name, or ""), ``bot`` (a bot's name, or None), ``left``."""
+    scores: list[int]
+    hands: list[dict[str, Any]]
+    """Per hand: ``dealer``, ``hands`` (the four dealt hands' text), ``steps`` (``seat``, ``do``, ``events``), ``result``."""
+
+    def json(self) -> dict[str, Any]:
+        return {"id": self.id, "table": self.table, "finished": self.finished, "options": self.options,
+                "seed": self.seed, "first_dealer": self.first_dealer, "deals": self.deals, "seats": self.seats,
+                "scores": self.scores, "hands": self.hands}
 
 
 class Store(Protocol):
@@ -115,6 +167,15 @@ class Store(Protocol):
     def open_tables(self) -> list[TableRecord]:
         """Every table not closed, with its seats and moves, oldest first."""
 
+    def keep(self, game: GameRecord) -> None:
+        """A finished game, kept until :meth:`forget` drops it."""
+
+    def game(self, game_id: str) -> GameRecord | None:
+        """The kept game of that id, if any."""
+
+    def forget(self, before: float) -> int:
+        """Drop the games finished and the tables closed before ``before`` (seconds since the epoch); how many games."""
+
     def shutdown(self) -> None:
         """Release the store (the server stops)."""
 
@@ -132,8 +193,10 @@ def default_path() -> Path:
 class SQLiteStore:
     """:class:`Store` in one SQLite file (WAL journal; one transaction per change)."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], now: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
+        self.now = now
+        self.lock = threading.RLock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # autocommit mode: each change below is its own explicit transaction
@@ -159,18 +222,23 @@ class SQLiteStore:
     def add(self, record: TableRecord) -> None:
         with self._transaction():
             self.db.execute(
-                "INSERT INTO tables (id, created, seed, first_dealer, options, deals, bot, listed) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (record.id, time.time(), record.seed, record.first_dealer, json.dumps(record.options),
-                 json.dumps(record.deals), record.bot, int(record.listed)))
+                "INSERT INTO tables (id, created, seed, first_dealer, options, deals, bot, listed, turn_seconds, watch, "
+                "game_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (record.id, self.now(), record.seed, record.first_dealer, json.dumps(record.options),
+                 json.dumps(record.deals), record.bot, int(record.listed), record.turn_seconds, record.watch,
+                 record.game_id))
             self.db.executemany(
-                "INSERT INTO seats (table_id, seat, human, token, invite, taken) VALUES (?, ?, ?, ?, ?, ?)",
-                [(record.id, s.seat, int(s.human), s.token, s.invite, int(s.taken)) for s in record.seats])
+                "INSERT INTO seats (table_id, seat, human, token, invite, taken, name, left_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(record.id, s.seat, int(s.human), s.token, s.invite, int(s.taken), s.name, s.left_at)
+                 for s in record.seats])
 
     def seat(self, table_id: str, seat: SeatRecord) -> None:
         with self._transaction():
-            self.db.execute("UPDATE seats SET human = ?, token = ?, invite = ?, taken = ? WHERE table_id = ? AND seat = ?",
-                            (int(seat.human), seat.token, seat.invite, int(seat.taken), table_id, seat.seat))
+            self.db.execute("UPDATE seats SET human = ?, token = ?, invite = ?, taken = ?, name = ?, left_at = ? "
+                            "WHERE table_id = ? AND seat = ?",
+                            (int(seat.human), seat.token, seat.invite, int(seat.taken), seat.name, seat.left_at,
+                             table_id, seat.seat))
 
     def move(self, table_id: str, n: int, move: Move) -> None:
         with self._transaction():
@@ -179,39 +247,70 @@ class SQLiteStore:
 
     def close(self, table_id: str) -> None:
         with self._transaction():
-            self.db.execute("UPDATE tables SET closed = ? WHERE id = ? AND closed IS NULL", (time.time(), table_id))
+            self.db.execute("UPDATE tables SET closed = ? WHERE id = ? AND closed IS NULL", (self.now(), table_id))
 
     def open_tables(self) -> list[TableRecord]:
         out = []
-        rows = self.db.execute("SELECT id, seed, first_dealer, options, deals, bot, listed FROM tables "
-                               "WHERE closed IS NULL ORDER BY created, id").fetchall()
-        for tid, seed, first_dealer, options, deals, bot, listed in rows:
-            seats = [SeatRecord(s, bool(h), tok, inv, bool(tk)) for s, h, tok, inv, tk in self.db.execute(
-                "SELECT seat, human, token, invite, taken FROM seats WHERE table_id = ? ORDER BY seat", (tid,))]
+        rows = self.db.execute("SELECT id, seed, first_dealer, options, deals, bot, listed, turn_seconds, watch, game_id "
+                               "FROM tables WHERE closed IS NULL ORDER BY created, id").fetchall()
+        for tid, seed, first_dealer, options, deals, bot, listed, turn_seconds, watch, game_id in rows:
+            seats = [SeatRecord(s, bool(h), tok, inv, bool(tk), name, left) for s, h, tok, inv, tk, name, left in self.db.execute(
+                "SELECT seat, human, token, invite, taken, name, left_at FROM seats WHERE table_id = ? ORDER BY seat", (tid,))]
             moves = [Move(s, k, a) for s, k, a in self.db.execute(
                 "SELECT seat, kind, action FROM moves WHERE table_id = ? ORDER BY n", (tid,))]
             out.append(TableRecord(tid, seed, first_dealer, json.loads(options), json.loads(deals), bot,
-                                   bool(listed), seats, moves))
+                                   bool(listed), seats, moves, turn_seconds, watch, game_id))
         return out
+
+    def keep(self, game: GameRecord) -> None:
+        with self._transaction():
+            self.db.execute("INSERT OR REPLACE INTO games (id, table_id, finished, record) VALUES (?, ?, ?, ?)",
+                            (game.id, game.table, game.finished, json.dumps(game.json())))
+
+    def game(self, game_id: str) -> GameRecord | None:
+        with self.lock:
+            row = self.db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        data = json.loads(row[0])
+        return GameRecord(**data)
+
+    def forget(self, before: float) -> int:
+        with self._transaction():
+            gone = self.db.execute("DELETE FROM games WHERE finished < ?", (before,)).rowcount
+            self.db.execute("DELETE FROM tables WHERE closed IS NOT NULL AND closed < ?", (before,))
+        return int(gone)
 
     def shutdown(self) -> None:
         self.db.close()
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+        return _Transaction(self.db, self.lock)
 
 
 class _Transaction:
-    """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on an error): the change is durable when the block ends."""
+    """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on an error): the change is durable when the block ends.
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
+    It holds the store's lock throughout: the one connection is shared by the server's event loop (moves)
+    and its worker threads (retention, a kept game read), and two transactions on one connection at once
+    would refuse each other."""
+
+    def __init__(self, db: sqlite3.Connection, lock: threading.RLock) -> None:
+        self.db, self.lock = db, lock
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        self.lock.acquire()
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.lock.release()
+            raise
 
     def __exit__(self, kind: object, exc: object, tb: object) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        try:
+            self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        finally:
+            self.lock.release()
 
 
 def _statements(script: str) -> list[str]:

@@ -15,12 +15,13 @@ public facts (hand sizes, tricks, who won each round, scores).
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any, Protocol
 
-from reference_engine import SCORE_TABLE, Action, Game, HakkaError, Hand, LegalActions, Profile, SetupError
+from reference_engine import SCORE_TABLE, Action, Cards, Game, HakkaError, Hand, LegalActions, Profile, SetupError
 from reference_engine.events import Discarded, Event, Played, RoundWon
 from reference_engine.game import GAME_OVER, HANDS_PER_GAME
 from reference_engine.hand import Phase
@@ -28,9 +29,11 @@ from reference_engine.wire import observation_json, result_json
 
 from .bots import BOTS, Bot
 from .i18n import Msg
-from .store import Move, SeatRecord, TableRecord
+from .store import GameRecord, Move, SeatRecord, TableRecord
 
 _SCORE_TABLE = {str(tricks): points for tricks, points in SCORE_TABLE.items()}  # SCORE-1, shown at the end of a hand
+NAME_MAX = 24
+"""The longest display name a seat may carry (characters); a longer one is cut there."""
 DEALS_PER_TABLE = 64
 """Deals prepared for a game (the engine checks them all when the game starts): 4 count (D31); void or
 unscored hands take more (a rule-aware table uses 4-10). Should they run out, the table says so and stops."""
@@ -58,10 +61,37 @@ class Seat:
     """A person holds this seat's link (the creator's seat, a redeemed invitation, a seat taken in the lobby)."""
     invite: str = ""
     """The seat's single-use invitation code while nobody has taken it (never its token)."""
+    name: str = ""
+    """The display name the person chose ("" for none); a bot's seat shows its bot's name instead."""
+    away: bool = False
+    """The turn clock ran out on this person: :attr:`standin` plays for them until they come back."""
+    standin: Bot | None = None
+    left_at: int | None = None
+    """The person left the table when it had accepted this many moves; a bot has held the seat since."""
 
     @property
     def human(self) -> bool:
         return self.bot is None
+
+    @property
+    def player(self) -> Bot | None:
+        """Who chooses this seat's moves when it is to act: its bot, the stand-in of an away person, or a person."""
+        return self.bot or (self.standin if self.away else None)
+
+
+def clean_name(name: object) -> str:
+    """A display name as shown: printable characters only, spaces collapsed, at most :data:`NAME_MAX` long.
+
+    It is text, never markup: every page writes it with ``textContent``.
+
+    >>> clean_name("  Ada\\u202e  <b>Lovelace</b>\\n"), clean_name(42), len(clean_name("x" * 99))
+    ('Ada <b>Lovelace</b>', '', 24)
+    """
+    if not isinstance(name, str):
+        return ""
+    kept = "".join(" " if c.isspace() else c for c in name if c.isspace() or unicodedata.category(c)[0] != "C")
+    # controls and format marks (a bidi override, say) dropped, any space (a newline) one space
+    return " ".join(kept.split())[:NAME_MAX]
 
 
 @dataclass
@@ -73,9 +103,21 @@ class Round:
 
 
 @dataclass
+class Step:
+    """An accepted action of a hand and the events the engine said it caused (written as text, spec/PROTOCOL.md,
+    only when the game is kept)."""
+
+    seat: int
+    action: Action
+    events: tuple[Event, ...]
+
+
+@dataclass
 class HandRecord:
     hand: Hand
     rounds: list[Round] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    """Every accepted action of this hand, in order, with its events: what a kept game is made of."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +146,8 @@ class Journal(Protocol):
 
     def seated(self, table: Table, seat: int) -> None: ...
 
+    def finished(self, table: Table) -> None: ...
+
 
 class Table:
     """A game with seats: humans act through their seat tokens, bots when it is their turn.
@@ -122,6 +166,7 @@ class Table:
         bots: dict[int, Bot] | None = None,
         listed: bool = False,
         deals: list[dict[str, Any]] | None = None,
+        turn_seconds: float | None = None,
     ) -> None:
         # Lower-case hex, so an id or a token can never spell a card name (Sin9, WanSin) on the page or in a view.
         self.id = secrets.token_hex(8)
@@ -143,7 +188,19 @@ class Table:
             seat.invite = secrets.token_hex(12) if seat.human else ""
         self.listed = listed
         """Listed in the lobby: anyone may take a free seat (else by invitation only)."""
+        self.turn_seconds = turn_seconds
+        """The turn clock (``None``: off): a person who has not acted this long is played for by a bot."""
+        self.deadline: float | None = None
+        """When the running clock ends (the server's monotonic clock), ``None`` when none runs: set by the server."""
+        self.watch = secrets.token_hex(24)
+        """The spectators' token: it opens the table's public view, never a seat."""
+        self.game_id = secrets.token_hex(8)
+        """The finished game's id (its page, /game/ID): not the table's, so that a listed table's id shows no game."""
+        self.kept_link: str | None = None
+        """The finished game's page, once the server's store has kept it."""
         self.current = HandRecord(self.game.hand)
+        self.hands: list[HandRecord] = [self.current]
+        """Every hand dealt so far, the current one last."""
         self.ended: HandRecord | None = None
         """The hand that just ended, shown until every person at the table presses Next hand."""
         self.waiting: set[int] = set()
@@ -160,11 +217,12 @@ class Table:
     def record(self) -> TableRecord:
         """What makes this table (not its moves), for a :class:`~hakka_play.store.Store`."""
         return TableRecord(self.id, self.seed, self.first_dealer, dict(self._options), self.deals, self.bot_name,
-                           self.listed, [self.seat_record(s.index) for s in self.seats])
+                           self.listed, [self.seat_record(s.index) for s in self.seats],
+                           turn_seconds=self.turn_seconds, watch=self.watch, game_id=self.game_id)
 
     def seat_record(self, seat: int) -> SeatRecord:
         s = self.seats[seat]
-        return SeatRecord(s.index, s.human, s.token, s.invite, s.taken)
+        return SeatRecord(s.index, s.human, s.token, s.invite, s.taken, s.name, s.left_at)
 
     @classmethod
     def restore(cls, record: TableRecord) -> Table:
@@ -174,14 +232,22 @@ class Table:
         replay there: the table is restored up to it, and its problem says which move was refused.
         The bots' generator starts afresh from the seed and the number of moves (it is not stored).
         """
-        humans = [s.seat for s in record.seats if s.human]
+        humans = [s.seat for s in record.seats if s.human or s.left_at is not None]
         table = cls(humans=humans, profile=Profile.from_options(record.options), seed=record.seed, bot=record.bot,
-                    first_dealer=record.first_dealer, listed=record.listed, deals=record.deals)
+                    first_dealer=record.first_dealer, listed=record.listed, deals=record.deals,
+                    turn_seconds=record.turn_seconds)
         table.id = record.id
+        table.watch = record.watch or table.watch
+        table.game_id = record.game_id or table.game_id
         for stored in record.seats:
             seat = table.seats[stored.seat]
-            seat.token, seat.invite, seat.taken = stored.token, stored.invite, stored.taken
-        for n, move in enumerate(record.moves):
+            seat.token, seat.invite, seat.taken, seat.name = stored.token, stored.invite, stored.taken, stored.name
+        leaving = {s.left_at: s.seat for s in record.seats if s.left_at is not None}
+        for n, move in enumerate([*record.moves, None]):
+            if n in leaving:  # the person left before this move: a bot holds the seat from here on
+                table.leave(leaving.pop(n))
+            if move is None:
+                break
             try:
                 if move.kind == "act":
                     table.act(move.seat, move.action)
@@ -213,6 +279,10 @@ class Table:
                 found = seat.index
         return found
 
+    def watching(self, token: object) -> bool:
+        """The spectators' token (compared in constant time)."""
+        return isinstance(token, str) and secrets.compare_digest(self.watch.encode(), token.encode())
+
     @property
     def humans(self) -> list[int]:
         return [s.index for s in self.seats if s.human]
@@ -236,6 +306,51 @@ class Table:
             return None
         self.occupy(free[0])
         return free[0]
+
+    def name(self, seat: int, name: object) -> None:
+        """The person at ``seat`` is shown as ``name`` (cleaned by :func:`clean_name`; "" shows none)."""
+        self.seats[seat].name = clean_name(name)
+        self.version += 1
+        if self.journal is not None:
+            self.journal.seated(self, seat)
+
+    def leave(self, seat: int) -> None:
+        """The person at ``seat`` leaves for good: a bot of the table's kind takes the seat, and their link opens nothing."""
+        s = self.seats[seat]
+        if not s.human:
+            raise TableError(Msg("seat {seat} is not a person's: there is nobody to leave", seat=seat), seat=seat)
+        s.bot, s.away, s.standin, s.left_at, s.invite = BOTS[self.bot_name](self.profile), False, None, self.moves, ""
+        self.waiting.discard(seat)
+        self.version += 1
+        if self.journal is not None:
+            self.journal.seated(self, seat)
+
+    def away(self, seat: int) -> None:
+        """The clock ran out on the person at ``seat``: a bot plays for them until :meth:`back`."""
+        s = self.seats[seat]
+        if s.human and not s.away:
+            s.standin = s.standin or BOTS[self.bot_name](self.profile)
+            s.away = True
+            self.version += 1
+
+    def back(self, seat: int) -> bool:
+        """The person at ``seat`` is back (they connected or sent a message): the seat is theirs again."""
+        s = self.seats[seat]
+        if not s.away:
+            return False
+        s.away = False
+        self.version += 1
+        return True
+
+    def clock_seats(self) -> list[int]:
+        """The people the turn clock runs for now: the one to act, or those yet to press Next hand (away ones
+        excepted: their stand-in acts at once)."""
+        if not self.turn_seconds or self.over:
+            return []
+        if self.waiting:
+            return sorted(self.waiting)
+        seat = self.to_act
+        return [] if seat is None or self.seats[seat].player is not None else [seat]
 
     def occupy(self, seat: int) -> None:
         """Someone holding the seat's token has come: the seat is taken, its invitation void."""
@@ -292,10 +407,15 @@ class Table:
         self._accepted(seat, "act", str(action))
         self.version += 1
         self._track_rounds(record, events)
+        record.steps.append(Step(seat, hand.history[-1][1], events))
         if hand.phase == Phase.ENDED:
             self.ended = record
-            self.current = HandRecord(self.game.hand)
+            if not self.game.over:
+                self.current = HandRecord(self.game.hand)
+                self.hands.append(self.current)
             self.waiting = set() if self.over else set(self.humans)
+            if self.game.over and self.journal is not None:
+                self.journal.finished(self)
 
     @staticmethod
     def _track_rounds(record: HandRecord, events: tuple[Event, ...]) -> None:
@@ -315,15 +435,23 @@ class Table:
         self.waiting.discard(seat)
         self.version += 1
 
+    def next_for_away(self) -> list[int]:
+        """Press Next hand for every away person the table waits for (each an accepted move); return their seats."""
+        pressed = [s for s in sorted(self.waiting) if self.seats[s].away and not self.over]
+        for seat in pressed:
+            self.next_hand(seat)
+        return pressed
+
     def bot_to_act(self) -> int | None:
+        """The seat to act when a bot chooses its move: a bot's seat, or an away person's (their stand-in)."""
         seat = self.to_act
-        if seat is None or self.seats[seat].bot is None:
+        if seat is None or self.seats[seat].player is None:
             return None
         return seat
 
     def bot_action(self, seat: int) -> Action:
         """What the bot at ``seat`` chooses, from its own observation and the legal actions only."""
-        bot = self.seats[seat].bot
+        bot = self.seats[seat].player
         assert bot is not None
         hand = self.current.hand
         return bot.choose(self._hand_view(self.current, seat), hand.legal_actions(), self.rng)
@@ -337,7 +465,7 @@ class Table:
         seat = self.bot_to_act()
         if seat is None:
             return None
-        bot = self.seats[seat].bot
+        bot = self.seats[seat].player
         assert bot is not None
         rng = Random()
         rng.setstate(self.rng.getstate())
@@ -374,26 +502,37 @@ class Table:
 
     # ------------------------------------------------------------------ views
 
-    def _hand_view(self, record: HandRecord, seat: int) -> dict[str, Any]:
+    def _hand_view(self, record: HandRecord, seat: int | None) -> dict[str, Any]:
         hand = record.hand
-        obs = observation_json(hand.observation(seat))
+        obs = self._public_observation(hand) if seat is None else observation_json(hand.observation(seat))
         history = obs["history"]
         assert isinstance(history, list)
         rounds = record.rounds
         # each round as where it starts in the history (its plays are history[start:start + 3]) and its winner
         obs["rounds"] = [{"start": r.start, "winner": r.winner} for r in rounds]
         obs["round"] = history[rounds[-1].start:] if rounds and rounds[-1].winner is None else []
-        if seat != hand.dreamer:
+        if seat is not None and seat != hand.dreamer:
             obs["claim_count"] = hand.claim_count(seat)  # CLAIM-1: tricks plus Elders in this seat's hand
         return obs
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` is sent: its own observation and the table's public facts."""
+    @staticmethod
+    def _public_observation(hand: Hand) -> dict[str, Any]:
+        """What anyone may know of ``hand`` (a spectator's view): the Dreamer's observation, since the Dreamer
+        sits out and so made no face-down discard (every discard in it is a count, PLAY-5), without the
+        Dreamer's own card, which shows only when another seat's observation shows it (SCORE-4, OBS-1)."""
+        obs = observation_json(hand.observation(hand.dreamer))
+        other = observation_json(hand.observation((hand.dreamer + 1) % 4))
+        obs.update(seat=None, hand="", dreamer_card=other["dreamer_card"], legal=None)
+        return obs
+
+    def view(self, seat: int | None, now: float = 0.0) -> dict[str, Any]:
+        """Everything ``seat`` is sent: its own observation and the table's public facts; ``None``: a spectator's,
+        the public facts alone."""
         game = self.game
         record = self.ended if (self.waiting or self.over) and self.ended is not None else self.current
         hand_view = self._hand_view(record, seat)
-        if self.to_act is None:
-            hand_view["legal"] = None  # nobody acts while the table waits
+        if self.to_act is None or seat is None or self.seats[seat].away:
+            hand_view["legal"] = None  # nobody acts while the table waits; an away person's bot acts for them
         return {
             "type": "view",
             "version": self.version,
@@ -401,9 +540,14 @@ class Table:
             "seat": seat,
             "seats": [
                 {"seat": s.index, "human": s.human, "name": "you" if s.index == seat else
-                 ("player" if s.human else s.bot.name if s.bot else ""), "online": s.connections > 0}
+                 ("player" if s.human else s.bot.name if s.bot else ""), "online": s.connections > 0,
+                 "display": s.name or None, "away": s.away, "left": s.left_at is not None}
                 for s in self.seats
             ],
+            "clock": {"seconds": self.turn_seconds, "seats": self.clock_seats(),
+                      "ends_in": None if self.deadline is None else max(0.0, self.deadline - now)}
+            if self.turn_seconds else None,
+            "kept": self.kept_link,
             "options": dict(self._options),
             "game": {
                 "scores": list(game.scores),
@@ -418,3 +562,20 @@ class Table:
             "problem": self.problem,
             "score_table": _SCORE_TABLE,
         }
+
+    # ------------------------------------------------------------------ a finished game, kept
+
+    def kept(self, finished: float) -> GameRecord:
+        """The finished game as the store keeps it: its options, seed, deals, each hand's deal and steps with
+        their events, the people's names and the scores."""
+        hands = []
+        for record in self.hands:
+            hand = record.hand
+            hands.append({"dealer": hand.dealer, "hands": [str(Cards(mask)) for mask in hand.dealt],
+                          "steps": [{"seat": st.seat, "do": str(st.action), "events": [str(e) for e in st.events]}
+                                    for st in record.steps],
+                          "result": result_json(hand.result) if hand.result is not None else None})
+        seats = [{"name": s.name, "bot": s.bot.name if s.bot is not None and s.left_at is None else None,
+                  "left": s.left_at is not None} for s in self.seats]
+        return GameRecord(self.game_id, self.id, finished, dict(self._options), self.seed, self.first_dealer,
+                          self.deals[:len(self.hands)], seats, list(self.game.scores), hands)

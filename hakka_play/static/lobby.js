@@ -17,7 +17,7 @@
     $("join").hidden = false;
     $("join-title").textContent = _("You are invited to a seat at a table.");
     $("join-button").addEventListener("click", async () => {
-      const { ok, data } = await post("/api/join", { table: joining[1], invite });
+      const { ok, data } = await post("/api/join", { table: joining[1], invite, name: $("join-name").value });
       if (!ok) { fail($("join-error"), data.error); return; }
       location.href = data.url;
     });
@@ -43,7 +43,9 @@
       const d = spec.decisions.find((x) => x.id === sel.dataset.decision);
       if (sel.value !== d.default) options[d.id] = sel.value;
     }
-    const { ok, data } = await post("/api/tables", { humans: Number($("humans").value), options, listed: $("listed").checked });
+    const clock = $("clock").value;
+    const { ok, data } = await post("/api/tables", { humans: Number($("humans").value), options, listed: $("listed").checked,
+      name: $("name").value, turn_seconds: clock ? Number(clock) : null });
     if (!ok) { fail($("error"), data.error); return; }
     location.href = data.url;  // the creator's seat; its page offers the invitations of the others
   });
@@ -58,16 +60,26 @@
       const opts = Object.entries(t.options).map(([k, v]) => `${k}=${v}`).join(", ") || _("default rules");
       li.append(el("span", "", _("{people} people, free seats: {seats} · hands played: {hands} · {options}",
         { people: t.people, seats: t.free.join(", "), hands: t.hands_played, options: opts }) + " "));
+      li.append(...details(t));
       const b = el("button", "pl-btn", _("Take a free seat"));
       b.type = "button";
       b.addEventListener("click", async () => {
-        const { ok, data: seat } = await post("/api/join", { table: t.table });
+        const { ok, data: seat } = await post("/api/join", { table: t.table, name: $("name").value });
         if (!ok) { fail($("error"), seat.error); listTables(); return; }
         location.href = seat.url;
       });
       li.append(b);
       return li;
     }));
+  }
+  // A listed table's players (their own names, as text), its clock, and its spectators' link.
+  function details(t) {
+    const out = [];
+    if (t.names.length) { const b = el("bdi", "pl-muted", t.names.join(", ")); out.push(b, document.createTextNode(" · ")); }
+    out.push(el("span", "pl-muted", (t.turn_seconds ? _("clock: {seconds} s", { seconds: t.turn_seconds }) : _("no clock")) + " "));
+    const w = el("a", "pl-btn", _("Watch")); w.href = t.watch; w.target = "_blank";
+    out.push(w, document.createTextNode(" "));
+    return out;
   }
   listTables();
   setInterval(listTables, 5000);

@@ -7,12 +7,13 @@
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
   const token = params.get("token") || "";
+  const watch = params.get("watch") || "";  // a spectator's link: the public view, no seat
   const tableId = location.pathname.split("/").pop();
   const VERB_RULES = { call: "CALL-4", pass: "CALL-3", claim: "CLAIM-1", continue: "CLAIM-1", tigers: "TIG-1", decline: "TIG-1" };
   const VERB_TEXT = { call: _("Call"), pass: _("Pass"), claim: _("Claim victory"), continue: _("Play on"), tigers: _("Declare the Five Tigers"), decline: _("Decline") };
   const DONE_TEXT = { call: _("calls"), pass: _("passes"), claim: _("claims victory"), continue: _("plays on"), tigers: _("declares the Five Tigers"), decline: _("declines the Five Tigers") };
   const END_TEXT = { claim: _("won by a claim"), "five-tigers": _("won by the Five Tigers"), "played-out": _("played out with no claim"), void: _("void: nobody called") };
-  const NAMES = { player: _("player"), "rule-aware bot": _("rule-aware bot"), "random bot": _("random bot") };
+  const NAMES = { player: _("player"), "rule-aware bot": _("rule-aware bot"), "random bot": _("random bot"), "IS-MCTS bot": _("IS-MCTS bot"), "trained policy": _("trained policy") };
   let links = {};
   let view = null;
   let selected = new Set();
@@ -39,17 +40,23 @@
   const who = (s) => (s === view.seat ? _("You") : seatWord(s));
   function seatName(s) {
     const info = view.seats[s];
-    return s === view.seat ? _("You (seat {seat})", { seat: s }) : `${seatWord(s)} · ${NAMES[info.name] || info.name}`;
+    return s === view.seat ? _("You (seat {seat})", { seat: s }) : `${seatWord(s)} · ${info.display || NAMES[info.name] || info.name}${presence(info)}`;
+  }
+  // A person the clock gave to a bot, or who left: said beside their name.
+  function presence(info) {
+    if (info.left) return " · " + _("left: a bot plays");
+    return info.away ? " · " + _("away: a bot plays for now") : "";
   }
 
   // ---------------------------------------------------------------- connection
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(tableId)}?token=${encodeURIComponent(token)}&lang=${HK.lang}`);
+    ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(tableId)}?${socketQuery()}&lang=${HK.lang}`);
     ws.onopen = () => { retry = 0; $("conn").textContent = _("connected"); $("conn").className = "pl-conn pl-ok"; };
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
-      if (msg.type === "hello") { links = msg.links || {}; showInvite(msg.invite || []); }
+      if (msg.type === "hello") { links = msg.links || {}; showInvite(msg.invite || []); showWatch(msg.watch); }
+      else if (msg.type === "left") { fatal = true; $("conn").textContent = msg.message; }
       else if (msg.type === "invite") showInvite(msg.invite || []);
       else if (msg.type === "view") { view = msg; hideError(); render(); }
       else if (msg.type === "error") { showError(msg); if (msg.kind === "forbidden") fatal = true; }
@@ -61,6 +68,9 @@
       retry = Math.min(retry + 1, 6);
       setTimeout(connect, 250 * 2 ** retry);
     };
+  }
+  function socketQuery() {
+    return watch ? `watch=${encodeURIComponent(watch)}` : `token=${encodeURIComponent(token)}`;
   }
   function send(msg) {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
@@ -377,7 +387,7 @@
     if (!view) return;
     const h = view.hand;
     const elders = new Set(HK.words(h.elders));
-    const me = view.seat;
+    const me = view.seat === null ? 0 : view.seat;  // a spectator sees the table from seat 0's side
     const { fresh, wonNow } = news();
     seatBox(me, "bottom", wonNow); seatBox((me + 1) % 4, "right", wonNow); seatBox((me + 2) % 4, "top", wonNow); seatBox((me + 3) % 4, "left", wonNow);
     center(elders, fresh);
@@ -395,6 +405,65 @@
     document.body.dataset.phase = view.ended ? "ended" : h.phase;
     document.body.dataset.version = String(view.version);
     document.body.dataset.toAct = h.to_act === view.seat && h.legal ? "me" : "other";
+    spectating();
+    clock();
+    away();
+    kept();
+  }
+  // ---------------------------------------------------------------- coming and going
+  // A spectator: no hand, no actions, no leaving; the header says what they see.
+  function spectating() {
+    const watching = view.seat === null;
+    document.body.classList.toggle("pl-spectator", watching);
+    $("mine").hidden = watching;
+    $("leave").hidden = watching || !view.seats[view.seat].human;
+    $("watching").hidden = !watching;
+  }
+  // The turn clock: whose time runs, counted down here from what the server said was left.
+  let clockTimer = null;
+  function clock() {
+    const box = $("clock");
+    clearInterval(clockTimer);
+    const c = view.clock;
+    if (!c || !c.seats.length || c.ends_in === null) { box.hidden = true; return; }
+    const ends = Date.now() + c.ends_in * 1000;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+      const mine = c.seats.includes(view.seat);
+      box.textContent = mine ? _("your time: {seconds} s", { seconds: left })
+        : _("{who}: {seconds} s left", { who: c.seats.map(seatWord).join(", "), seconds: left });
+      box.classList.toggle("pl-hurry", mine && left <= 10);
+    };
+    box.hidden = false;
+    tick();
+    clockTimer = setInterval(tick, 1000);
+  }
+  // The clock gave this seat to a bot: say so, and offer to take it back.
+  function away() {
+    const box = $("away");
+    const mine = view.seat !== null && view.seats[view.seat].away;
+    box.hidden = !mine;
+    if (mine && !view.problem) $("status").textContent = "";  // not "your turn": the banner says who plays
+    if (!mine || $("back")) return;  // drawn once: a click is never lost to a redraw
+    const b = el("button", "pl-btn pl-primary", _("I'm back"));
+    b.id = "back";
+    b.addEventListener("click", () => send({ type: "back" }));
+    box.replaceChildren(el("span", "", _("Your time ran out: a bot is playing for you until you come back.") + " "), b);
+  }
+  function leave() {
+    if (!confirm(_("Leave the table? A bot takes your seat for the rest of the game, and your link will open nothing."))) return;
+    fatal = true;  // the server closes this connection: no reconnecting
+    send({ type: "leave" });
+  }
+  function showWatch(url) {
+    $("watch").hidden = !url;
+    if (url) { const code = el("code", "pl-url", `${location.origin}${url}`); code.dir = "ltr"; $("watch-link").replaceChildren(code); }
+  }
+  // A finished game is kept: its page (replay, trace, scenarios) is linked.
+  function kept() {
+    const a = $("kept");
+    a.hidden = !view.kept;
+    if (view.kept) a.href = view.kept;
   }
   // The rule badges: shown by default (each links its clause), hidden by a casual player's choice, remembered.
   function badges() {
@@ -409,5 +478,6 @@
   $("felt").setAttribute("aria-label", _("the table"));
   $("mine").setAttribute("aria-label", _("your hand"));
   badges();
+  $("leave").addEventListener("click", leave);
   connect();
 })();

@@ -14,7 +14,7 @@ BIT = {str(Card(i)): 1 << i for i in range(37)}
 HAND_KEYS = {"seat", "phase", "to_act", "dealer", "dreamer", "privileged", "hand", "hand_sizes", "dreamer_card",
              "history", "tricks", "elders", "legal", "result", "rounds", "round", "claim_count"}
 TOP_KEYS = {"type", "version", "table", "seat", "seats", "options", "game", "hand", "waiting", "ended", "problem",
-            "score_table"}
+            "score_table", "clock", "kept"}
 
 
 _SEEN: dict[tuple[int, int], tuple[Hand, int, int, int]] = {}
@@ -37,9 +37,14 @@ def _walk(hand: Hand, seat: int) -> tuple[int, int]:
     return up, own
 
 
-def knowable(hand: Hand, seat: int) -> int:
+def knowable(hand: Hand, seat: int | None) -> int:
     """The cards ``seat`` may see named, as a mask: its own dealt cards, every face-up play, its own
-    discards, and the Dreamer's card only for the Dreamer or once a claim or the Five Tigers ended the hand."""
+    discards, and the Dreamer's card only for the Dreamer or once a claim or the Five Tigers ended the hand.
+    ``None``, a spectator: only what anyone may know, the face-up plays and the Dreamer's card once shown."""
+    if seat is None:
+        up = face_up(hand)
+        won = hand.phase == Phase.ENDED and hand.result is not None and hand.result.winner is not None
+        return up | (1 << hand.dreamer_card if won else 0)
     up, own = _walk(hand, seat)
     mask = hand.dealt[seat] | up | own
     won = hand.phase == Phase.ENDED and hand.result is not None and hand.result.winner is not None
@@ -107,8 +112,26 @@ def check_message(message: dict[str, Any], hand: Hand, seat: int, elders_from_fa
     if elders_from_face_up:
         # The Elders are public: they follow from the face-up cards alone (ELD-2, D19 face-up).
         assert view["elders"] == _elders_text(face_up(hand))
-    allowed = knowable(hand, seat)
-    _check_history(view["history"], hand, seat, allowed)
+    _probe(message, hand, seat, knowable(hand, seat))
+
+
+def check_spectator(message: dict[str, Any], hand: Hand, elders_from_face_up: bool = True) -> None:
+    """:func:`check_message` for a spectator: the same probe, against what anyone may know (no seat's hand,
+    every discard a count, the Dreamer's card only once a win shows it)."""
+    assert set(message) <= TOP_KEYS, f"unexpected top-level keys {set(message) - TOP_KEYS}"
+    assert message["seat"] is None
+    view = message["hand"]
+    assert set(view) <= HAND_KEYS, f"unexpected keys {set(view) - HAND_KEYS} in the hand view"
+    assert view["seat"] is None and view["hand"] == "" and view["legal"] is None and "claim_count" not in view
+    if elders_from_face_up:
+        assert view["elders"] == _elders_text(face_up(hand))
+    _probe(message, hand, None, knowable(hand, None))
+
+
+def _probe(message: dict[str, Any], hand: Hand, seat: int | None, allowed: int) -> None:
+    """The history's entries, then every other card name of the message, against ``allowed``."""
+    view = message["hand"]
+    _check_history(view["history"], hand, -1 if seat is None else seat, allowed)
     # everything else of the message, whatever its shape: no card name beyond what the seat may know
     rest = dict(message, hand={k: v for k, v in view.items() if k not in ("elders", "history")})
     named = 0

@@ -32,15 +32,17 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class Process:
-    """``hakka-play`` in a process of its own (so that it can be killed as a crash would kill it)."""
+    """``hakka-play`` in a process of its own (so that it can be killed as a crash would kill it); ``verify``:
+    the certificate to trust when it serves TLS (``--certfile``)."""
 
-    def __init__(self, database: Path, port: int, *args: str) -> None:
+    def __init__(self, database: Path, port: int, *args: str, verify: Path | None = None) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.proc = subprocess.Popen(
             [sys.executable, "-u", "-m", "hakka_play.cli", "--no-browser", "--host", "127.0.0.1", "--port", str(port),
              "--database", str(database), "--bot-delay", "0", *args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
-        self.base, self.ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+        secure = "s" if verify else ""
+        self.base, self.ws_base = f"http{secure}://127.0.0.1:{port}", f"ws{secure}://127.0.0.1:{port}"
         self.lines: list[str] = []
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
@@ -50,7 +52,7 @@ class Process:
         deadline = time.monotonic() + 20
         while True:
             try:
-                httpx.get(self.base + "/api/tables", timeout=1)
+                httpx.get(self.base + "/api/tables", timeout=1, verify=str(verify) if verify else True)
                 return
             except httpx.TransportError:
                 assert self.proc.poll() is None and time.monotonic() < deadline, "\n".join(self.lines)
@@ -193,5 +195,5 @@ def test_the_schema_is_versioned_and_a_newer_file_is_refused(tmp_path: Path) -> 
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    with pytest.raises(StoreError, match=r"schema is version 2, newer than this hakka-play's 1"):
+    with pytest.raises(StoreError, match=rf"schema is version {SCHEMA_VERSION + 1}, newer than this hakka-play's {SCHEMA_VERSION}"):
         SQLiteStore(path)
