@@ -2,7 +2,8 @@
 
 When the book is built, the scenario is run on the reference engine by the
 conformance runner (``Suite.run``, the road every engine is run by), and each
-request the runner sent is shown beside the answer the reference gave, as a
+request the runner sent for the scenario (after the engine's ``hello``) is
+shown beside the answer the reference gave, as a
 :class:`~conformance.listeners.Capture` recorded them: the page can never drift
 from the protocol, nor from what the runner asks. The runner asks ``state``
 after the start and after every step, to check it against the scenario's
