@@ -27,6 +27,7 @@ from typing import TextIO
 
 from . import corpus, merge, parallel
 from .adapters import ENGINE_SPEC_HELP, EngineSpec, parse_engine_spec
+from .corpus import corpus_identity
 from .engine import Engine
 from .errors import InputError
 from .expected import load_expected_failures
@@ -41,7 +42,7 @@ from .safety import check_engine_command, check_output_paths, exit_status, signa
 from .site import build as site
 from .smoke import smoke
 from .specdata import load_spec_data
-from .suite import Suite, corpus_identity, load_checked_schemas
+from .suite import Suite, load_checked_schemas
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 

@@ -42,8 +42,9 @@ from typing import Any, TextIO
 import yaml
 
 from .errors import InputError
-from .loader import FREE_TEXT_KEYS, Scenario
+from .loader import FREE_TEXT_KEYS, Filters, Scenario, ids_digest
 from .paths import DEFAULT_SCENARIOS_DIR, display_path
+from .suite import Suite
 
 CORPUS_FILE = Path(__file__).resolve().parent / "corpus.yaml"
 CHANGELOG_FILE = DEFAULT_SCENARIOS_DIR / "CHANGELOG.md"
@@ -204,6 +205,29 @@ def report_fields(selection: Sequence[Scenario], corpus: Corpus | None = None) -
     return {"version": version, "content": content_digest(manifest), "manifest": manifest}
 
 
+def corpus_identity(selection: Sequence[Scenario], filters: Filters | None = None,
+                    paths: Sequence[Path] | None = None) -> dict[str, Any]:
+    """What a report says of the scenarios it ran: the IDs selected (before any shard), their digest, and the filters,
+    and the corpus release they are of (``version``, ``content``, ``manifest``: :func:`report_fields`).
+
+    Shards of one run share it; ``merge`` refuses reports whose identities differ.
+    """
+    ids = [s.id for s in selection]
+    given = filters or Filters()
+    return {
+        "digest": ids_digest(ids),
+        "count": len(ids),
+        "ids": ids,
+        "filters": {name: list(getattr(given, name)) for name in FILTER_NAMES},
+        "scenarios": None if paths is None else [display_path(p) for p in paths],
+        **report_fields(selection),
+    }
+
+
+FILTER_NAMES = ("ids", "clauses", "areas", "tags", "files", "kinds")
+
+
+
 def changelog(corpus: Corpus) -> str:
     """``scenarios/CHANGELOG.md``: each release, newest first, from ``corpus.yaml``."""
     out = ["# Changelog of the conformance corpus", "",
@@ -228,8 +252,6 @@ def changelog(corpus: Corpus) -> str:
 
 
 def current_manifest(paths: Sequence[Path] | None = None) -> Manifest:
-    from .suite import Suite
-
     return manifest_of(Suite.load(None, paths).scenarios)
 
 

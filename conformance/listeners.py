@@ -134,26 +134,42 @@ class Transcript(Listener):
 
 
 class Capture(Listener):
-    """Every exchange of every scenario, in order, to replay or inspect a run afterwards."""
+    """Every exchange of every scenario, in order, to replay or inspect a run afterwards.
+
+    ``by_step(id)`` groups a scenario's exchanges under the part of it each was made in
+    (``setup``, ``steps[3]``, ``prefix[0]``, ``final``…), as the runner told them.
+    """
 
     def __init__(self) -> None:
         self.exchanges: dict[str, list[Exchange]] = {}
         self.steps: dict[str, list[tuple[str, int | None]]] = {}
+        self._step_of: dict[str, list[int]] = {}
 
     def scenario_started(self, scenario: Scenario) -> None:
         self.exchanges[scenario.id] = []
         self.steps[scenario.id] = []
+        self._step_of[scenario.id] = []
 
     def step_begun(self, scenario: Scenario, at: str, line: int | None) -> None:
         self.steps.setdefault(scenario.id, []).append((at, line))
 
     def request_sent(self, scenario: Scenario, message: dict[str, Any]) -> None:
         self.exchanges.setdefault(scenario.id, []).append((message, None))
+        self._step_of.setdefault(scenario.id, []).append(len(self.steps.get(scenario.id, ())) - 1)
 
     def answer_received(self, scenario: Scenario, message: dict[str, Any], answer: dict[str, Any]) -> None:
         log = self.exchanges.setdefault(scenario.id, [])
         if log and log[-1][0] is message:
             log[-1] = (message, answer)
+
+    def by_step(self, scenario_id: str) -> dict[str, list[Exchange]]:
+        """The exchanges of each part of the scenario the runner reached, by its name (``steps[3]``)."""
+        out: dict[str, list[Exchange]] = {at: [] for at, _ in self.steps.get(scenario_id, ())}
+        steps = self.steps.get(scenario_id, [])
+        for exchange, index in zip(self.exchanges.get(scenario_id, ()), self._step_of.get(scenario_id, ()), strict=True):
+            if index >= 0:
+                out[steps[index][0]].append(exchange)
+        return out
 
 
 class Collector(Listener):

@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import difflib
 import fnmatch
+import hashlib
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -528,3 +529,8 @@ def _file_match(file: str, pattern: str) -> bool:
 
 def select(scenarios: Iterable[Scenario], filters: Filters) -> list[Scenario]:
     return [s for s in scenarios if filters.match(s)]
+
+
+def ids_digest(ids: Iterable[str]) -> str:
+    """``sha256:`` of the scenario IDs in order, one a line."""
+    return "sha256:" + hashlib.sha256("".join(f"{i}\n" for i in ids).encode("utf-8")).hexdigest()

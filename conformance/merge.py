@@ -24,10 +24,9 @@ from typing import Any, TextIO
 import jsonschema
 
 from .errors import InputError
-from .loader import area_sort_key
+from .loader import area_sort_key, ids_digest
 from .paths import FileTooLarge, NotAFile, default_spec_dir, make_own_folder, read_regular_file
 from .results import BAD_STATUSES, STATUSES
-from .suite import ids_digest
 from .yamlsource import pointer_of
 
 MAX_REPORT_BYTES = 64 * 1024 * 1024

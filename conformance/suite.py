@@ -15,14 +15,11 @@ project's own script:
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .adapters import EngineSpec, parse_engine_spec
-from .corpus import report_fields
 from .engine import Engine
 from .errors import InputError
 from .listeners import Listener, Listeners
@@ -135,30 +132,3 @@ class _OnResult(Listener):
 
     def scenario_finished(self, result: Result) -> None:
         self.callback(result)
-
-
-def corpus_identity(selection: Sequence[Scenario], filters: Filters | None = None,
-                    paths: Sequence[Path] | None = None) -> dict[str, Any]:
-    """What a report says of the scenarios it ran: the IDs selected (before any shard), their digest, and the filters,
-    and the corpus release they are of (``version``, ``content``, ``manifest``: :mod:`conformance.corpus`).
-
-    Shards of one run share it; ``merge`` refuses reports whose identities differ.
-    """
-    ids = [s.id for s in selection]
-    given = filters or Filters()
-    return {
-        "digest": ids_digest(ids),
-        "count": len(ids),
-        "ids": ids,
-        "filters": {name: list(getattr(given, name)) for name in FILTER_NAMES},
-        "scenarios": None if paths is None else [display_path(p) for p in paths],
-        **report_fields(selection),
-    }
-
-
-FILTER_NAMES = ("ids", "clauses", "areas", "tags", "files", "kinds")
-
-
-def ids_digest(ids: Iterable[str]) -> str:
-    """``sha256:`` of the scenario IDs in order, one a line."""
-    return "sha256:" + hashlib.sha256("".join(f"{i}\n" for i in ids).encode("utf-8")).hexdigest()

@@ -89,9 +89,14 @@ class Msg:
         return f"Msg({self.text!r}, **{self.params!r})"
 
 
-RULEBOOK_LOCALE = LOCALE_DIR.parents[1] / "docs" / "locale"
-"""The rulebook's Sphinx catalogs in a checkout (the same workflow): a clause statement translated there
-is shown translated at the table too."""
+def _rulebook_locale() -> Path:
+    shipped = LOCALE_DIR.parent / "_rulebook_locale"  # the wheel's copy of docs/locale (pyproject maps it)
+    return shipped if shipped.is_dir() else LOCALE_DIR.parents[1] / "docs" / "locale"
+
+
+RULEBOOK_LOCALE = _rulebook_locale()
+"""The rulebook's Sphinx catalogs (the same workflow), in the wheel or in a checkout: a clause statement
+translated there is shown translated at the table too."""
 
 
 @cache

@@ -65,6 +65,11 @@ from .scoring import HandResult, Win
 if TYPE_CHECKING:
     from .observation import Observation
 
+# The one circle of the engine besides the events' (issue 28 §1): a Hand is the object a caller holds,
+# so it answers notation(), from_notation(), observation() and the reason an action is refused, but
+# what those are lives in notation.py, observation.py and explain.py, which read a Hand. Hand imports
+# them inside those methods, when asked; rules.py names Hand for its types only (TYPE_CHECKING).
+
 __all__ = ["FIVE_TIGERS", "HAND_SIZE", "Hand", "Phase", "Round", "deal_sequence", "elders_given", "top_suit_mask"]
 
 

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from .cards import NUMBER_MASKS, WAN_SIN_BIT
+from .cards import DECK_SIZE, FULL_DECK, NUMBER_MASKS, WAN_SIN_BIT
 from .events import (
     Called,
     ClaimDeclined,
@@ -45,7 +45,7 @@ from .events import (
 from .hand import Hand
 from .patterns import SET, PatternTables, tables_for
 from .profile import DEFAULT_PROFILE, Profile
-from .scoring import SCORE_TABLE, HandResult
+from .scoring import SCORE_TABLE, HandResult, dreamer_count
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +94,12 @@ def _refusal_applies(rule: str, profile: Profile) -> bool:
 
 
 def _dreamer_counts(profile: Profile) -> range:
-    """SCORE-4, D25, D27: 5 (or 0) plus 0-3 matching cards, 0-4 when the Dreamer's card is a 1 or Wan Sin."""
-    base = 5 if profile.dreamer_count == "five-plus-matches" else 0
-    most = 4 if profile.dreamer_wan_sin == "number-one" else 3
-    return range(base, base + most + 1)
+    """SCORE-4, D25, D27: every count the Dreamer can wake with, as the rule itself counts it
+    (:func:`~reference_engine.scoring.dreamer_count`): from a winning hand matching none of the
+    Dreamer's card to one holding every other card of the deck."""
+    fewest = min(dreamer_count(card, 0, profile) for card in range(DECK_SIZE))
+    most = max(dreamer_count(card, FULL_DECK & ~(1 << card), profile) for card in range(DECK_SIZE))
+    return range(fewest, most + 1)
 
 
 def outcome_classes(profile: Profile = DEFAULT_PROFILE) -> tuple[OutcomeClass, ...]:

@@ -30,7 +30,7 @@ from .patterns import INITIAL_ELDERS, NEVER_BEAT_SINGLES, SINGLE, Kind, PatternT
 from .profile import DEFAULT_PROFILE, Profile
 from .scoring import HandResult, Payment, Win, dreamer_count, payments, settle, table_value
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the hand each rule reads, for its type only: at run time rules.py imports nothing above it
     from .hand import Hand
 
 FIVE_TIGERS: Final = NUMBER_MASKS[1] | WAN_SIN_BIT

@@ -31,7 +31,7 @@ def test_every_python_package_is_listed_for_the_wheel() -> None:
     config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     on_disk = set(find_packages(str(REPO), include=["reference_engine*", "conformance*"]))
     assert on_disk <= set(config["packages"]), f"add {sorted(on_disk - set(config['packages']))} to pyproject.toml"
-    assert config["package-dir"]["conformance._spec"] == "spec"
+    assert config["package-dir"] == {"conformance._spec": "spec", "hakka_play._rulebook_locale": "docs/locale"}
 
 
 def test_installed_packages_never_import_tests_nor_edit_sys_path() -> None:
@@ -65,8 +65,9 @@ def test_wheel_installs_into_a_fresh_venv_and_runs_from_another_folder(tmp_path:
     source.mkdir()
     for name in ("pyproject.toml", "README.md", "setup.py"):
         shutil.copy2(REPO / name, source / name)
-    packages = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
-    for name in ("spec", *sorted({package.split(".")[0] for package in packages})):  # every package the wheel lists
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    mapped = sorted(config["package-dir"].values())  # spec/, docs/locale/: data packages of folders elsewhere
+    for name in (*mapped, *sorted({package.split(".")[0] for package in config["packages"]})):  # every package listed
         shutil.copytree(REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     dist = tmp_path / "dist"
     _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(source), "-w", str(dist)], tmp_path, env)
@@ -93,3 +94,32 @@ def test_wheel_installs_into_a_fresh_venv_and_runs_from_another_folder(tmp_path:
                      "print(default_spec_dir()); print(s)"], elsewhere, env)
     for line in location.split():
         assert Path(line).is_relative_to(target), location
+
+    # The table is translated from the wheel alone: its own catalogs and the rulebook's, which translate
+    # the clause statements a refusal shows (issue 28 §4). Babel reads them: the [play] extra's reader.
+    _run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", "Babel>=2.12"], tmp_path, env)
+    shown = _run([str(bin_dir / "python"), "-c", ARABIC_TABLE], elsewhere, env)
+    direction, catalog_path, refused, statement_lang, statement_text, locale_dir = shown.splitlines()
+    assert direction == "rtl", shown
+    assert Path(catalog_path).is_relative_to(target) and Path(locale_dir).is_relative_to(target), shown
+    assert _arabic(refused) and refused != "a message must be a JSON object", shown
+    assert statement_lang == "ar" and _arabic(statement_text), shown
+
+
+ARABIC_TABLE = """
+from hakka_play.i18n import LANGUAGES, Msg, RULEBOOK_LOCALE, po_path, statement
+from conformance.rulebook import Rulebook
+print(LANGUAGES["ar"].dir)
+print(po_path("ar"))
+print(Msg("a message must be a JSON object").render("ar"))
+shown = statement(Rulebook.load().clauses, "PLAY-1", "ar")
+print(shown["lang"])
+print(shown["text"])
+print(RULEBOOK_LOCALE)
+"""
+
+
+def _arabic(text: str) -> bool:
+    """Mostly Arabic letters (U+0600-U+06FF) among its letters."""
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and sum("\u0600" <= c <= "\u06ff" for c in letters) > len(letters) / 2

@@ -5,9 +5,11 @@ loads, and ``tests/rulebook`` can use it directly. spec/ and the scenarios are
 read and checked by the harness's one reader (``conformance.specdata`` through
 ``conformance.suite.Suite.load``), not here.
 
-Cards, deals (D2, D33) and Elders (ELD-1, ELD-2, D19) come from the reference
-engine's public API: the rulebook draws what the engine deals and tracks, and
-keeps no second copy of those rules.
+Cards, deals (D2, D33) and the Elders of a deal (ELD-1) come from the reference
+engine's public API; what a scenario's steps do (the Elders they promote, ELD-2,
+D19) comes from the runner playing it on the reference (``Spec.played``), the
+road every engine is run by. The rulebook draws what the engine deals and
+answers, and keeps no second copy of those rules nor a scenario interpreter.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from typing import Any
 from hakka_gettext import N_
 
 import reference_engine as engine
+from conformance.engine import Engine
 from conformance.errors import InputError
+from conformance.listeners import Capture, Exchange
 from conformance.loader import Scenario
 from conformance.specdata import SpecData, default_languages
 from conformance.suite import Suite
@@ -105,8 +109,9 @@ def _cards_of(cards: engine.Cards) -> list[Card]:
 # --------------------------------------------- deals and Elders, drawn by the engine
 #
 # The seeded shuffle (D33), the deal order (DEAL-4, D2) and Elder promotion
-# (ELD-2, D19) are the reference engine's: the rulebook asks it, through its
-# public API, rather than keep a second copy of those rules.
+# (ELD-2, D19) are the reference engine's: the rulebook asks it (through its
+# public API for a deal, through the runner for a scenario's steps) rather
+# than keep a second copy of those rules.
 
 
 def _profile(options: dict[str, str]) -> engine.Profile:
@@ -148,30 +153,26 @@ def setup_hands(setup: dict[str, Any], options: dict[str, str]) -> tuple[list[li
     return [_cards_of(hand.hand_of(seat)) for seat in range(4)], how
 
 
-def elders_by_step(setup: dict[str, Any], steps: list[dict[str, Any]], options: dict[str, str]) -> list[list[str]]:
-    """The Elders before each step of a one-hand trajectory: those of the deal, plus the cards each
-    step's events promote (ELD-2, D19).
+def elders_by_step(spec: Spec, sc: Scenario, part: str, options: dict[str, str]) -> list[list[str]]:
+    """The Elders before each step of ``part`` (``steps`` or ``prefix``) of a one-hand scenario: those of
+    the deal, plus the cards that the events of each action promote (ELD-2, D19), as the reference
+    engine answered the runner playing the scenario (:meth:`Spec.played`).
 
-    Refused steps change nothing; should a step not apply (a scenario that
-    expects the engine to refuse it without saying so), the Elders stay as
-    they were from there on.
+    A refused action promotes nothing; where the run stopped short of a step (a scenario the
+    reference does not pass), the Elders stay as they were from there on.
     """
-    first = engine_hand(setup, options)[0]
-    elders = first.elders
-    hand: engine.Hand | None = first
+    elders = engine_hand(sc.body["setup"], options)[0].elders
+    played = spec.played(sc)
     out = []
-    for step in steps:
+    for number in range(len(sc.body.get(part) or ())):
         out.append([c.name for c in _cards_of(engine.Cards(elders))])
-        if hand is None or "do" not in step or "seat" not in step:
-            continue
-        try:
-            events = hand.apply(int(step["seat"]), str(step["do"]))
-        except engine.HakkaError:
-            hand = None
-            continue
-        for event in events:
-            if isinstance(event, EldersPromoted):
-                elders |= event.mask
+        for request, answer in played.get(f"{part}[{number}]", ()):
+            if request.get("cmd") != "act" or not answer or answer.get("ok") is not True:
+                continue
+            for text in answer.get("events", ()):
+                event = engine.Event.parse(text)
+                if isinstance(event, EldersPromoted):
+                    elders |= event.mask
     return out
 
 
@@ -201,6 +202,10 @@ class Spec:
     clause_by_id: dict[str, dict[str, Any]] = field(default_factory=dict)
     decision_by_id: dict[str, dict[str, Any]] = field(default_factory=dict)
     scenario_by_id: dict[str, Scenario] = field(default_factory=dict)
+    suite: Suite | None = None
+    """The harness's suite the spec was loaded with: the runner's road to the reference engine."""
+    _played: dict[tuple[str, str], dict[str, list[Exchange]]] = field(default_factory=dict)
+    _reference: Engine | None = None
 
     def __post_init__(self) -> None:
         self.clauses = [self.data.items[cid] for cid in self.data.clauses or {}]
@@ -255,6 +260,21 @@ class Spec:
     def generated_count(self, cid: str | None = None) -> int:
         return sum(1 for s in self.scenarios if s.generated and (cid is None or cid in s.clauses))
 
+    def played(self, sc: Scenario) -> dict[str, list[Exchange]]:
+        """Every exchange of the runner playing ``sc`` on the reference engine, by the part of the scenario
+        it was made in (``setup``, ``steps[3]``, ``prefix[0]``…): the road every engine is run by, so a page
+        shows what the reference answers and never plays the scenario by a reading of its own."""
+        key = (sc.file, sc.id)
+        if key not in self._played:
+            if self.suite is None:
+                self.suite = Suite.load(self.root / "spec", [])
+            if self._reference is None:
+                self._reference = self.suite.engine("reference")
+            capture = Capture()
+            self.suite.run(self._reference, [sc], listeners=[capture])
+            self._played[key] = capture.by_step(sc.id)
+        return self._played[key]
+
 
 def clause_prefix(cid: str) -> str:
     m = CLAUSE_ID.match(cid)
@@ -304,7 +324,7 @@ def load_spec(root: Path) -> Spec:
     if untitled:
         raise SpecError(f"spec/clauses.yaml: area title(s) {untitled} have no msgid in AREA_TITLES "
                         "(docs/_ext/hakka_data.py): add them there and to the catalogs")
-    return Spec(root, suite.spec, list(suite.scenarios))
+    return Spec(root, suite.spec, list(suite.scenarios), suite=suite)
 
 
 def load_one_scenario(text: str, name: str, root: Path) -> Scenario:

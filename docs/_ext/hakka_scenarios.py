@@ -110,7 +110,7 @@ def body_html(spec: Spec, sc: Scenario, options: dict[str, str]) -> str:
         seats, html = _deal_html(setup, options)
         steps = body.get("steps") or []
         if steps:
-            html += R.steps_html(steps, seats, elders_by_step(setup, steps, options))
+            html += R.steps_html(steps, seats, elders_by_step(spec, sc, "steps", options))
         if body.get("final"):
             html += R.final_html(_("At the end of the hand"), body["final"], seats)
         return html
@@ -119,7 +119,7 @@ def body_html(spec: Spec, sc: Scenario, options: dict[str, str]) -> str:
         setup = body["setup"]
         seats, html = _deal_html(setup, options)
         if body.get("prefix"):
-            html += R.steps_html(body["prefix"], seats, elders_by_step(setup, body["prefix"], options))
+            html += R.steps_html(body["prefix"], seats, elders_by_step(spec, sc, "prefix", options))
         rows = "".join(
             f"<tr><td>{d}</td><td>{int(c):,}</td></tr>" for d, c in enumerate(body.get("counts") or [], 1)
         )

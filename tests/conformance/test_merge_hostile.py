@@ -20,11 +20,12 @@ import pytest
 
 from conformance import PROTOCOL_VERSION
 from conformance.cli import main
+from conformance.corpus import corpus_identity
 from conformance.listeners import Collector
 from conformance.loader import Filters
 from conformance.reporters import run_json
 from conformance.results import RunRecord
-from conformance.suite import Suite, corpus_identity
+from conformance.suite import Suite
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((REPO / "spec" / "schema" / "report" / "run.schema.json").read_text())

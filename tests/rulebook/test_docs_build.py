@@ -224,19 +224,27 @@ def test_the_book_keeps_no_copy_of_the_shuffle_the_deal_or_the_elders() -> None:
 
 
 def test_the_elders_drawn_under_each_step_follow_eld_2() -> None:
-    """A hand-worked scenario: Sup8 becomes an Elder the moment Sup9 is played (ELD-2)."""
+    """Hand-worked scenarios: Sup8 becomes an Elder the moment Sup9 is played (ELD-2); a refused action
+    promotes nothing, and three cards promoted at once are drawn from the next step on."""
     pytest.importorskip("yaml")
     from hakka_data import INITIAL_ELDERS, elders_by_step
 
-    sc = _spec().scenario_by_id["src-sup8-becomes-elder"].data["trajectory"]
-    before = elders_by_step(sc["setup"], sc["steps"], {})
+    spec = _spec()
+    sc = spec.scenario_by_id["src-sup8-becomes-elder"]
+    before = elders_by_step(spec, sc, "steps", {})
     assert set(INITIAL_ELDERS) == {"Sup9", "Gon9", "Zok9", "Sin9", "Sup1", "Sin1", "WanSin"}  # ELD-1
-    assert set(before[0]) == set(INITIAL_ELDERS)
+    assert len(before) == len(sc.body["steps"]) and set(before[0]) == set(INITIAL_ELDERS)
     assert "Sup8" not in before[2]  # before seat 1 plays Sup9
     assert "Sup8" in before[3] and "Sup9" in before[3]  # after: promoted; Sup9 stays an Elder
-    assert elders_by_step(sc["setup"], [{"seat": 2, "do": "play Gon5"}, {"seat": 0, "do": "call"}], {}) == [
-        list(before[0]), list(before[0])
-    ], "a step the engine refuses changes nothing"
+
+    worked = spec.scenario_by_id["example-hand-claim-with-privileged-penalty"]
+    steps = worked.body["steps"]
+    elders = elders_by_step(spec, worked, "steps", {})
+    refused = [n for n, step in enumerate(steps) if "reject" in step]
+    assert refused and all(elders[n + 1] == elders[n] for n in refused)  # a refused action changes nothing
+    promoting = steps.index({"seat": 0, "do": "play Sup7 Sup8 Sup9"})  # its notes: Sup6 becomes an Elder
+    assert not {"Sup6", "Sup7", "Sup8"} & set(elders[promoting])
+    assert {"Sup6", "Sup7", "Sup8"} <= set(elders[promoting + 1]) and "Sup5" not in elders[promoting + 1]
 
 
 def test_the_front_page_states_the_decision_range_of_the_spec(built: Path) -> None:
