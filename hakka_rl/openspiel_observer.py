@@ -11,7 +11,7 @@ for each piece of the layout.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -19,18 +19,51 @@ import numpy.typing as npt
 from reference_engine import Hand
 from reference_engine.cards import NAMES, mask_text
 
-from .encoding import DEALER, DEALT, HAND, INFORMATION_STATE_SIZE, OBSERVATION_SIZE
+from .encoding import DEALER, DEALT, HAND, INFORMATION_STATE_SIZE, OBSERVATION_SIZE, EncodedHand
 from .layout import INFORMATION_STATE, OBSERVATION
+from .legal import PendingDiscard
 
-if TYPE_CHECKING:
-    from .openspiel_game import HakkaCardsState
-
-__all__ = ["HakkaObserver", "state_string", "tensor_view"]
+__all__ = ["ObservedState", "HakkaObserver", "state_string", "tensor_view"]
 
 Tensor = npt.NDArray[np.float32]
 
 
-def tensor_view(state: HakkaCardsState, seat: int, perfect_recall: bool) -> Tensor:
+# What the observer reads of a state, declared here so that it imports nothing back from
+# openspiel_game.py, whose HakkaCardsState is the one state that has these (issue 28 §1).
+class _GameView(Protocol):
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def episode(self) -> str: ...
+
+
+class _CoreView(Protocol):
+    @property
+    def encoded(self) -> EncodedHand | None: ...
+    @property
+    def deck(self) -> list[int]: ...
+    @property
+    def dealer(self) -> int | None: ...
+    @property
+    def game(self) -> _GameView: ...
+    @property
+    def seen(self) -> list[tuple[int, str]]: ...
+    def progress(self) -> str: ...
+
+
+class ObservedState(Protocol):
+    """The parts of :class:`hakka_rl.openspiel_game.HakkaCardsState` that the observer reads."""
+
+    @property
+    def _core(self) -> _CoreView: ...
+    @property
+    def hand(self) -> Hand | None: ...
+    @property
+    def pending(self) -> PendingDiscard | None: ...
+    def dealt_to(self, seat: int) -> int: ...
+
+
+def tensor_view(state: ObservedState, seat: int, perfect_recall: bool) -> Tensor:
     """``seat``'s information-state tensor (``perfect_recall``) or observation tensor of ``state``: a new array,
     or a read-only view of bytes no one changes (the encoder's cache of the observation)."""
     core = state._core
@@ -65,14 +98,14 @@ class HakkaObserver:
             del views["observation"]
             self.dict.update(views)
 
-    def set_from(self, state: HakkaCardsState, player: int) -> None:
+    def set_from(self, state: ObservedState, player: int) -> None:
         self.tensor[:] = tensor_view(state, player, self.perfect_recall)
 
-    def string_from(self, state: HakkaCardsState, player: int) -> str:
+    def string_from(self, state: ObservedState, player: int) -> str:
         return state_string(state, player, self.perfect_recall)
 
 
-def state_string(state: HakkaCardsState, player: int, perfect_recall: bool) -> str:
+def state_string(state: ObservedState, player: int, perfect_recall: bool) -> str:
     """``player``'s information-state string (``perfect_recall``) or observation string of ``state`` (a game's
     starts with its progress)."""
     progress = state._core.progress()
@@ -80,7 +113,7 @@ def state_string(state: HakkaCardsState, player: int, perfect_recall: bool) -> s
         state, player, perfect_recall)
 
 
-def _hand_string(state: HakkaCardsState, player: int, perfect_recall: bool) -> str:
+def _hand_string(state: ObservedState, player: int, perfect_recall: bool) -> str:
     hand = state.hand
     if hand is None:
         core = state._core
@@ -100,7 +133,7 @@ def _hand_string(state: HakkaCardsState, player: int, perfect_recall: bool) -> s
             f" | Dreamer's card {'-' if seen.dreamer_card is None else NAMES[seen.dreamer_card]}{picked}")
 
 
-def _seen_events(state: HakkaCardsState, hand: Hand, seat: int) -> str:
+def _seen_events(state: ObservedState, hand: Hand, seat: int) -> str:
     """Every event of the hand as ``seat`` sees it, ``"; "`` between them (only the new ones are written; the
     text is kept per state and seat)."""
     core = state._core

@@ -25,8 +25,6 @@ KEPT = {
     # their own that read a Hand (hand.py imports them when asked; rules.py for its types only).
     frozenset({"reference_engine.hand", "reference_engine.explain", "reference_engine.notation",
                "reference_engine.observation", "reference_engine.rules"}),
-    # The OpenSpiel observer reads the state's type only (TYPE_CHECKING).
-    frozenset({"hakka_rl.openspiel_game", "hakka_rl.openspiel_observer"}),
 }
 
 
