@@ -137,3 +137,20 @@ def test_a_fuzz_report_that_breaks_its_schema_is_refused_naming_it(tmp_path, rep
     assert main(["site", str(reports["reference"]), str(bad), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert f"error: {bad}: /: " in err and "seed" in err
+
+
+def test_a_release_is_counted_before_its_modified_runs_whatever_the_order(reports, tmp_path):
+    # A report run on edited scenarios says V+modified. The site counts the release V, the modified run
+    # apart; it chose whichever of the two a set of strings gave last (PYTHONHASHSEED decided).
+    from conformance.site.model import _order, load
+
+    release = Corpus.load().version
+    both = [release, f"{release}+modified"]
+    assert sorted(both, key=_order)[-1] == sorted(reversed(both), key=_order)[-1] == release
+    data = json.loads(reports["reference"].read_text(encoding="utf-8"))
+    data["engine"]["name"], data["corpus"]["version"] = "hakka-edited", f"{release}+modified"
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data), encoding="utf-8")
+    for order in ([reports["reference"], edited], [edited, reports["reference"]]):
+        site = load(order)
+        assert site.version == release and [e.key for e in site.others] == ["hakka-edited"]
