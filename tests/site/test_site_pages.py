@@ -154,3 +154,23 @@ def test_a_release_is_counted_before_its_modified_runs_whatever_the_order(report
     for order in ([reports["reference"], edited], [edited, reports["reference"]]):
         site = load(order)
         assert site.version == release and [e.key for e in site.others] == ["hakka-edited"]
+
+
+def test_the_rulebook_copied_into_the_site_makes_a_folder_that_stands_alone(reports, tmp_path, links, capsys):
+    book = tmp_path / "book"
+    for lang in LANGUAGES:
+        (book / lang / "rules").mkdir(parents=True)
+        (book / lang / "index.html").write_text("<title>book</title>", encoding="utf-8")
+    (book / ".buildinfo").write_text("sphinx", encoding="utf-8")
+    out = tmp_path / "site"
+    assert main(["site", str(reports["reference"]), "--out", str(out), "--rulebook", str(book), "--copy-rulebook"]) == 0
+    assert (out / "rulebook" / "ar" / "index.html").is_file() and not (out / "rulebook" / ".buildinfo").exists()
+    page = out / "de" / "clauses" / "tig-1.html"
+    into = [link for link in links.parse(page).links if "/rules/" in link]
+    assert into and all(link.startswith("../../rulebook/de/rules/") for link in into), into
+    assert all((page.parent / link.split("#")[0]).resolve().parent == (out / "rulebook" / "de" / "rules").resolve()
+               for link in into)
+    capsys.readouterr()
+    assert main(["site", str(reports["reference"]), "--out", str(tmp_path / "again"), "--rulebook",
+                 str(tmp_path / "nothing"), "--copy-rulebook"]) == 2
+    assert "--copy-rulebook: " in capsys.readouterr().err
