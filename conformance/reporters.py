@@ -119,9 +119,14 @@ class JUnitReporter(Reporter):
             "skipped": str(c[SKIP] + c[XFAIL]),
             "time": f"{record.duration:.3f}",
         })
-        if record.interrupted:
-            props = ET.SubElement(suite, "properties")
-            ET.SubElement(props, "property", name="interrupted", value=record.interrupted)
+        # the corpus release it ran, as every report records it (conformance/corpus.py), and an interruption
+        corpus = record.corpus or {}
+        props = [(f"corpus.{key}", str(corpus[key])) for key in ("version", "content") if corpus.get(key)]
+        props += [("interrupted", record.interrupted)] if record.interrupted else []
+        if props:
+            element = ET.SubElement(suite, "properties")
+            for name, value in props:
+                ET.SubElement(element, "property", name=name, value=value)
         for r in results:
             _testcase(suite, r)
         ET.indent(suites)

@@ -13,6 +13,9 @@ Two kinds of test build something before they can start, and carry a marker of t
   or runs Sphinx itself (``RULEBOOK`` below); the fixture says on the terminal what it builds;
 * ``browser``: every test that drives headless Chromium (the ``browser`` fixtures).
 
+The tests of tests/site that ask for its reports or its site (``reports``, ``built``, ``site``: the corpus
+run twice, a fuzz campaign and a site in five languages, about 30 s of CPU) are ``slow`` too.
+
 At the end of a run that ran slow tests, the terminal summary lists the slow steps and their times.
 """
 
@@ -151,6 +154,10 @@ SLOW = (
     "tests/rl/test_fast_encoding.py::test_tensors_equal_the_encoding_when_only_some_seats_look",
     "tests/rl/test_encoding.py::test_the_history_bound_holds_for_long_hands",
     "tests/rulebook/test_catalog_gate.py::test_the_command_fails_on_the_broken_catalog_and_passes_on_french",
+    # tests/site: each loads the corpus again and runs part of it (the release's validity stays quick)
+    "tests/site/test_site_corpus.py::test_corpus_diff_lists_exactly_the_scenario_added_changed_and_removed",
+    "tests/site/test_site_corpus.py::test_every_report_records_the_corpus_version_and_its_content",
+    "tests/site/test_site_corpus.py::test_merge_refuses_shards_of_two_corpus_versions",
 )
 
 
@@ -168,7 +175,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.rulebook)
         if "browser" in names:
             item.add_marker(pytest.mark.browser)
-        if builds or "browser" in names or item.nodeid.startswith(SLOW):
+        site = item.nodeid.startswith("tests/site/") and bool({"reports", "built", "site"} & set(names))
+        if builds or site or "browser" in names or item.nodeid.startswith(SLOW):
             item.add_marker(pytest.mark.slow)
 
 

@@ -38,6 +38,9 @@ def add_site_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--rulebook", metavar="URL|DIR", default=None,
                    help="the built rulebook's root, its language folders below it (default: the checkout's "
                         "docs/_build/html, linked relatively)")
+    p.add_argument("--copy-rulebook", action="store_true",
+                   help="copy the built rulebook (--rulebook DIR) into DIR/rulebook and link there, so that the "
+                        "folder stands alone (a CI artifact, a copy on a phone)")
     p.add_argument("--replay", metavar="URL", default=None,
                    help=f"the replay viewer of hakka-play (default {DEFAULT_REPLAY} where the table is installed)")
     p.add_argument("--no-replay", action="store_true", help="no links to the replay viewer")
@@ -85,11 +88,16 @@ def yaml_of(scenarios: Sequence[Scenario]) -> dict[str, str]:
 
 
 def build(reports: Sequence[Path], out: Path, rulebook: str | None = None, replay: str | None = None,
-          corpus_version: str | None = None, scenario_paths: Sequence[Path] | None = None) -> Built:
+          corpus_version: str | None = None, scenario_paths: Sequence[Path] | None = None,
+          copy_rulebook: bool = False) -> Built:
     started = time.perf_counter()
     data = model.load(list(reports), corpus_version)
     suite = Suite.load(None, scenario_paths)
-    base = pages.relative_rulebook(rulebook or str(DEFAULT_RULEBOOK), out)
+    book = Path(rulebook or DEFAULT_RULEBOOK)
+    if copy_rulebook and ("://" in str(rulebook) or not (book / "en" / "index.html").is_file()):
+        raise InputError(f"--copy-rulebook: {rulebook or display_path(book)} is no built rulebook folder (no en/index.html "
+                         "there); build it with python -m docs.build_all, or give --rulebook DIR")
+    base = "rulebook" if copy_rulebook else pages.relative_rulebook(rulebook or str(DEFAULT_RULEBOOK), out)
     clauses = list(suite.spec.clauses or {})
     named = {c for e in data.engines.values() for r in e.reports for res in r.data["results"]
              for c in [*res["clauses"], *(res.get("rules") or [])]}
@@ -111,6 +119,8 @@ def build(reports: Sequence[Path], out: Path, rulebook: str | None = None, repla
         size += pages.write(written, out / lang)
         count += len(written)
     shutil.copyfile(STATIC, out / "site.css")
+    if copy_rulebook:
+        shutil.copytree(book, out / "rulebook", ignore=shutil.ignore_patterns(".buildinfo", ".doctrees", "_sources"))
     redirect = ('<!doctype html><html lang="en"><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=en/index.html">'
                 '<title>Hakka Cards conformance</title><a href="en/index.html">Hakka Cards conformance</a></html>\n')
     (out / "index.html").write_text(redirect, encoding="utf-8")
@@ -125,7 +135,7 @@ def build(reports: Sequence[Path], out: Path, rulebook: str | None = None, repla
 
 def cmd_site(args: argparse.Namespace, out: TextIO) -> int:
     built = build(args.reports, args.out, args.rulebook, replay_address(args.replay, args.no_replay),
-                  args.corpus_version, args.scenarios)
+                  args.corpus_version, args.scenarios, args.copy_rulebook)
     for note in built.notes:
         print(f"note: {note}", file=sys.stderr)
     out.write(f"site: {built.pages} pages in {len(LANGUAGES)} languages, {built.bytes / 1e6:.1f} MB, "

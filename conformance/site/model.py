@@ -115,11 +115,13 @@ class SiteData:
         return [e for e in self.engines.values() if e.current.corpus_version != self.version]
 
 
-def _order(version: str) -> tuple[int, tuple[int, int, int]]:
+def _order(version: str) -> tuple[int, tuple[int, int, int], bool, str]:
+    """Oldest first; a release after its own ``+modified`` runs (build metadata has no precedence in a version,
+    but the site must count the release, and whichever of equals came last in a set is no choice)."""
     try:
-        return 1, version_key(version)
+        return 1, version_key(version), "+" not in version, version
     except InputError:
-        return 0, (0, 0, 0)
+        return 0, (0, 0, 0), False, version
 
 
 def load(paths: list[Path], version: str | None = None) -> SiteData:

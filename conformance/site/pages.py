@@ -133,8 +133,10 @@ def status_cell(page: Page, result: dict[str, Any] | None) -> str:
 
 
 def legend(t: Translator) -> str:
-    return (f'<p class="legend">{esc(t("Each cell:"))} <bdi dir="ltr"><span class="p">{esc(t("passed"))}</span>/'
-            f'<span class="f">{esc(t("failed"))}</span>/<span class="s">{esc(t("skipped"))}</span></bdi></p>')
+    # each word isolated in its own <bdi>: three Arabic words and their slashes would otherwise form one
+    # right-to-left run, read skipped/failed/passed from the left while the cells read passed/failed/skipped
+    return (f'<p class="legend">{esc(t("Each cell:"))} <bdi dir="ltr"><bdi class="p">{esc(t("passed"))}</bdi>/'
+            f'<bdi class="f">{esc(t("failed"))}</bdi>/<bdi class="s">{esc(t("skipped"))}</bdi></bdi></p>')
 
 
 def options_text(page: Page, report: RunReport) -> str:

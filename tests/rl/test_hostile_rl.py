@@ -87,6 +87,13 @@ def _saved(game, text):
     return {"_core": _Saved(str(game), tuple(history))}
 
 
+def test_openspiels_random_simulation_serializes_and_clones_every_state():
+    # Issue 27 §2.1: random_sim_test(serialize=True) failed on the compiled wheel (a Hand that had given its
+    # legal actions could not be pickled or deep-copied). This file runs against the compiled wheel in CI.
+    game = pyspiel.load_game(GAME_NAME, {"dealer": 1, "options": "D12:may-discard"})
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+
+
 # ------------------------------------------------------------ 3. a deserialized state works, mid-deal too
 
 

@@ -147,6 +147,8 @@ def check_site(root: Path, rulebook_dir: Path | None = None) -> Checked:
     cache: dict[Path, _Page] = {}
     root = root.resolve()
     for path in sorted(root.rglob("*.html")):
+        if root / "rulebook" in path.parents:
+            continue  # a rulebook copied in (site --copy-rulebook): its own links are tests/rulebook's
         out.pages += 1
         page = parsed(path, cache)
         for link in page.links:
@@ -187,7 +189,10 @@ def _check(link: str, path: Path, root: Path, rulebook: Path | None, cache: dict
         if parts.fragment and parts.fragment not in parsed(target, cache).ids:
             out.broken.append(f"{where}: the rulebook page has no #{parts.fragment}")
         return
-    out.local += 1
+    if _RULE.search(link):
+        out.rulebook += 1  # a rulebook copied into the site (site --copy-rulebook)
+    else:
+        out.local += 1
     if not target.is_file():
         out.broken.append(f"{where}: no such file")
     elif parts.fragment and target.suffix == ".html" and parts.fragment not in parsed(target, cache).ids:

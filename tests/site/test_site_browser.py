@@ -117,3 +117,34 @@ def test_the_language_switcher_keeps_the_page(site, browser):
     assert browser.current_url.endswith(f"/de/engines/{engine.name}")
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "de"
     assert "Fehlschläge nach Klausel" in browser.page_source
+
+
+def _xs(driver, selectors: str) -> list[float]:
+    return [e.rect["x"] for e in driver.find_elements(By.CSS_SELECTOR, selectors)]
+
+
+def test_the_legend_reads_in_the_cells_order_in_arabic_too(site, browser):
+    # The cells read passed/failed/skipped left to right in every language (numbers); the legend must too.
+    # Its three Arabic words and their slashes made one right-to-left run, which put "passed" on the right.
+    browser.set_window_size(1400, 1000)
+    for lang in ("en", "ar"):
+        browser.get((site / lang / "index.html").as_uri())
+        legend = _xs(browser, ".legend .p") + _xs(browser, ".legend .f") + _xs(browser, ".legend .s")
+        cell = [_xs(browser, f"td.cell .{c}")[0] for c in "pfs"]
+        assert legend == sorted(legend) and cell == sorted(cell), (lang, legend, cell)
+
+
+def test_on_a_phone_the_engine_column_stays_while_the_table_scrolls(site, browser):
+    browser.set_window_size(400, 850)
+    browser.get((site / "en" / "index.html").as_uri())
+    box = browser.find_element(By.CSS_SELECTOR, "main .scroll")
+    assert browser.execute_script("return arguments[0].scrollWidth > arguments[0].clientWidth", box), \
+        "at a phone's width the table is wider than the screen: it scrolls in its own box"
+    browser.execute_script("arguments[0].scrollLeft = arguments[0].scrollWidth", box)
+    shoot_here = SHOTS / "site-front-phone-scrolled.png"
+    browser.save_screenshot(str(shoot_here))
+    name = browser.find_element(By.CSS_SELECTOR, "main table.grid tbody th[scope='row'] a")
+    left = browser.execute_script("return arguments[0].getBoundingClientRect().left", box)
+    assert name.rect["x"] >= left - 1 and name.is_displayed(), "the engine's name scrolled out of sight"
+    browser.find_element(By.CSS_SELECTOR, "main table.grid tbody td.cell:last-of-type a").click()
+    assert "/engines/" in browser.current_url, "the last column's cell opens the engine's page"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -96,9 +97,12 @@ def report_of(tmp_path: Path, name: str, *args: str) -> dict[str, Any]:
 
 
 def test_every_report_records_the_corpus_version_and_its_content(tmp_path):
-    report = report_of(tmp_path, "r", "--area", "TIG")
+    junit = tmp_path / "r.xml"
+    report = report_of(tmp_path, "r", "--area", "TIG", "--junit", str(junit))
     declared = corpus.Corpus.load()
     assert report["corpus"]["version"] == declared.version
+    properties = {p.get("name"): p.get("value") for p in ET.parse(junit).getroot().iter("property")}
+    assert properties == {"corpus.version": declared.version, "corpus.content": report["corpus"]["content"]}
     assert report["corpus"]["manifest"] == {i: declared.manifest()[i] for i in report["corpus"]["ids"]}
     assert report["corpus"]["content"] == corpus.content_digest(report["corpus"]["manifest"])
     folder = copy_corpus(tmp_path)

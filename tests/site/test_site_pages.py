@@ -137,3 +137,40 @@ def test_a_fuzz_report_that_breaks_its_schema_is_refused_naming_it(tmp_path, rep
     assert main(["site", str(reports["reference"]), str(bad), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert f"error: {bad}: /: " in err and "seed" in err
+
+
+def test_a_release_is_counted_before_its_modified_runs_whatever_the_order(reports, tmp_path):
+    # A report run on edited scenarios says V+modified. The site counts the release V, the modified run
+    # apart; it chose whichever of the two a set of strings gave last (PYTHONHASHSEED decided).
+    from conformance.site.model import _order, load
+
+    release = Corpus.load().version
+    both = [release, f"{release}+modified"]
+    assert sorted(both, key=_order)[-1] == sorted(reversed(both), key=_order)[-1] == release
+    data = json.loads(reports["reference"].read_text(encoding="utf-8"))
+    data["engine"]["name"], data["corpus"]["version"] = "hakka-edited", f"{release}+modified"
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data), encoding="utf-8")
+    for order in ([reports["reference"], edited], [edited, reports["reference"]]):
+        site = load(order)
+        assert site.version == release and [e.key for e in site.others] == ["hakka-edited"]
+
+
+def test_the_rulebook_copied_into_the_site_makes_a_folder_that_stands_alone(reports, tmp_path, links, capsys):
+    book = tmp_path / "book"
+    for lang in LANGUAGES:
+        (book / lang / "rules").mkdir(parents=True)
+        (book / lang / "index.html").write_text("<title>book</title>", encoding="utf-8")
+    (book / ".buildinfo").write_text("sphinx", encoding="utf-8")
+    out = tmp_path / "site"
+    assert main(["site", str(reports["reference"]), "--out", str(out), "--rulebook", str(book), "--copy-rulebook"]) == 0
+    assert (out / "rulebook" / "ar" / "index.html").is_file() and not (out / "rulebook" / ".buildinfo").exists()
+    page = out / "de" / "clauses" / "tig-1.html"
+    into = [link for link in links.parse(page).links if "/rules/" in link]
+    assert into and all(link.startswith("../../rulebook/de/rules/") for link in into), into
+    assert all((page.parent / link.split("#")[0]).resolve().parent == (out / "rulebook" / "de" / "rules").resolve()
+               for link in into)
+    capsys.readouterr()
+    assert main(["site", str(reports["reference"]), "--out", str(tmp_path / "again"), "--rulebook",
+                 str(tmp_path / "nothing"), "--copy-rulebook"]) == 2
+    assert "--copy-rulebook: " in capsys.readouterr().err
