@@ -1,8 +1,9 @@
 """How many tables one ``hakka-play`` process holds: N tables of four people, each a real WebSocket client.
 
-    python benchmarks/play_capacity.py [--tables 50,200,500] [--seconds 60] [--think 2.0] [--client-processes 1]
+    python benchmarks/play_capacity.py [--tables 50,200,500] [--sync full,normal] [--seconds 60] [--think 2.0]
 
-For each N: a fresh ``hakka-play`` server process (uvicorn, its database a real SQLite file in a
+For each N and each ``--sync`` mode (what an accepted move waits for: the disk, or the operating system),
+side by side: a fresh ``hakka-play`` server process (uvicorn, its database a real SQLite file in a
 temporary folder) is started; N tables of four people are created and seated through the lobby
 (``POST /api/tables``, ``POST /api/join``), and 4·N WebSocket clients (``websockets``, in
 ``--client-processes`` processes of this script, on the same machine) play them: a seat whose turn it
@@ -18,7 +19,7 @@ It prints, per N:
               the first table, per table (kB)
   database    the file's size after the run (checkpointed) per stored move, tables and seats included,
               and per game of four hands at the mean length of the games played (kB)
-  loop lag    how late the server answered a plain HTTP request meanwhile (p99, ms)
+  lag         how long the lobby's list of tables took to come meanwhile (p99, ms): the event loop's delay
 and whether p99 (all told) stayed under ``--target-ms`` (default 250).
 """
 
@@ -63,7 +64,7 @@ def rss_kb(pid: int) -> int:
 class Server:
     """``hakka-play`` in a process of its own, on a free port, its tables in ``database``."""
 
-    def __init__(self, database: Path, tables: int) -> None:
+    def __init__(self, database: Path, tables: int, sync: str) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         bound = str(tables * 2 + 10)  # replaced games open new tables while the old ones wait to be swept
@@ -71,7 +72,7 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "hakka_play.cli", "--no-browser", "--host", "127.0.0.1", "--port", str(self.port),
              "--database", str(database), "--max-tables", bound, "--max-tables-per-address", bound,
-             "--bot-delay", "0"],
+             "--bot-delay", "0", "--sync", sync],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
         import httpx
 
@@ -280,7 +281,7 @@ def percentile(values: list[float], p: float) -> float:
 
 
 async def loop_lag(base: str, seconds: float) -> list[float]:
-    """How long a plain request takes meanwhile, every 0.2 s (the server's event loop answers it)."""
+    """How long the lobby's list takes to come meanwhile, every 0.2 s (the server's event loop answers it)."""
     import httpx
 
     lags = []
@@ -288,7 +289,7 @@ async def loop_lag(base: str, seconds: float) -> list[float]:
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             t = time.monotonic()
-            await client.get(base + "/static/cards.css")
+            await client.get(base + "/api/tables")
             lags.append(time.monotonic() - t)
             await asyncio.sleep(0.2)
     return lags
@@ -298,10 +299,10 @@ def database_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
 
 
-def measure(tables: int, args: argparse.Namespace) -> dict[str, Any]:
+def measure(tables: int, sync: str, args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="hakka-capacity-") as folder:
         database = Path(folder) / "tables.sqlite3"
-        server = Server(database, tables)
+        server = Server(database, tables, sync)
         try:
             time.sleep(1)
             rss_before = rss_kb(server.proc.pid)
@@ -353,7 +354,7 @@ def measure(tables: int, args: argparse.Namespace) -> dict[str, Any]:
     moves_per_game = statistics.mean(figures.game_moves) if figures.game_moves else _moves_per_game()
     per_move = db_bytes / stored_moves if stored_moves else float("nan")  # with its share of tables and seats
     return {
-        "tables": tables, "sockets": 4 * tables, "setup_s": setup, "moves": figures.moves,
+        "tables": tables, "sync": sync, "sockets": 4 * tables, "setup_s": setup, "moves": figures.moves,
         "moves_per_s": figures.moves / args.seconds,
         "p50_ms": percentile(figures.deliveries, 50) * 1e3, "p99_ms": percentile(figures.deliveries, 99) * 1e3,
         "all_p50_ms": percentile(figures.all_told, 50) * 1e3, "all_p99_ms": percentile(figures.all_told, 99) * 1e3,
@@ -398,6 +399,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--warmup", type=float, default=5.0, help="seconds of play before measuring (default 5)")
     p.add_argument("--think", type=float, default=2.0,
                    help="mean seconds a seat waits before its move (default 2; a person takes longer)")
+    p.add_argument("--sync", default="full,normal",
+                   help="hakka-play --sync modes to measure side by side, comma-separated (default full,normal)")
     p.add_argument("--client-processes", type=int, default=1, help="processes running the clients (default 1)")
     p.add_argument("--target-ms", type=float, default=250.0, help="the p99 latency aimed at (default 250)")
     p.add_argument("--seed", type=int, default=1)
@@ -405,12 +408,12 @@ def main(argv: list[str] | None = None) -> int:
     counts = [int(n) for n in args.tables.split(",") if n.strip()]
     print(f"hakka-play capacity: {os.cpu_count()} cores, think {args.think:g} s, {args.seconds:g} s measured "
           f"after {args.warmup:g} s, clients in {args.client_processes} process(es), database: SQLite file")
-    print(f"{'tables':>6} {'sockets':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'all p50':>7} {'all p99':>7} "
+    print(f"{'tables':>6} {'sync':>6} {'sockets':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'all p50':>7} {'all p99':>7} "
           f"{'kB/table':>8} {'DB B/move':>9} {'DB kB/game':>10} {'srv CPU':>7} {'lag p99':>7}  verdict")
-    for n in counts:
-        r = measure(n, args)
+    for n, sync in ((n, sync) for n in counts for sync in args.sync.split(",")):
+        r = measure(n, sync.strip(), args)
         ok = r["all_p99_ms"] < args.target_ms and not r["errors"]
-        print(f"{r['tables']:>6} {r['sockets']:>7} {r['moves_per_s']:>8.1f} {r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f} "
+        print(f"{r['tables']:>6} {r['sync']:>6} {r['sockets']:>7} {r['moves_per_s']:>8.1f} {r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f} "
               f"{r['all_p50_ms']:>7.1f} {r['all_p99_ms']:>7.1f} {r['kb_per_table']:>8.1f} {r['db_bytes_per_move']:>9.0f} "
               f"{r['db_kb_per_game']:>10.1f} {r['server_cpu']:>6.0%} {r['lag_p99_ms']:>7.1f}  "
               + (f"p99 < {args.target_ms:g} ms" if ok else f"p99 >= {args.target_ms:g} ms" if not r["errors"]

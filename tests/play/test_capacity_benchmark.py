@@ -19,18 +19,18 @@ SCRIPT = ROOT / "benchmarks" / "play_capacity.py"
 
 def test_two_tables_of_four_real_clients_report_moves_latency_memory_and_database_size() -> None:
     run = subprocess.run([sys.executable, str(SCRIPT), "--tables", "2", "--seconds", "4", "--warmup", "1",
-                          "--think", "0.1"], capture_output=True, text=True, timeout=300, cwd=ROOT,
+                          "--think", "0.1", "--sync", "normal"], capture_output=True, text=True, timeout=300, cwd=ROOT,
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert run.returncode == 0, run.stderr[-3000:]
     lines = run.stdout.splitlines()
     assert lines[0].startswith("hakka-play capacity:") and "database: SQLite file" in lines[0]
     header = lines[1].split()
-    assert header[:4] == ["tables", "sockets", "moves/s", "p50"] and "verdict" in header
+    assert header[:5] == ["tables", "sync", "sockets", "moves/s", "p50"] and "verdict" in header
     row = lines[2].split()
-    tables, sockets = int(row[0]), int(row[1])
+    tables, sync, sockets = int(row[0]), row[1], int(row[2])
     moves_per_s, p50, p99, all_p50, all_p99, kb_table, db_move, db_game, cpu, lag = (
-        float(x.rstrip("%")) for x in row[2:12])
-    assert (tables, sockets) == (2, 8)
+        float(x.rstrip("%")) for x in row[3:13])
+    assert (tables, sync, sockets) == (2, "normal", 8)
     assert moves_per_s > 1, "two tables at 0.1 s a move make many moves a second"
     assert 0 < p50 <= p99 and p50 <= all_p50 <= all_p99 and p99 <= all_p99 + 1e-9
     assert all_p99 < 10_000, "a move reaches every seat within seconds"
