@@ -19,6 +19,7 @@ It prints, per N:
               the first table, per table (kB)
   database    the file's size after the run (checkpointed) per stored move, tables and seats included,
               and per game of four hands at the mean length of the games played (kB)
+  CPU         the server's CPU, how long its loop waited for a CPU (others had them), the clients' CPU
   lag         how long the lobby's list of tables took to come meanwhile (p99, ms): the event loop's delay
 and whether p99 (all told) stayed under ``--target-ms`` (default 250).
 """
@@ -118,6 +119,7 @@ class Figures:
     game_moves: list[int] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     sockets: int = 0
+    cpu: float = 0.0  # CPU seconds the client process used while measuring
 
 
 class TableRun:
@@ -253,7 +255,9 @@ async def play_tables(base: str, tables: int, think: float, warmup: float, secon
         await asyncio.get_running_loop().run_in_executor(None, start.wait)
         await asyncio.sleep(warmup)
         measuring[0] = True
+        cpu = time.process_time()
         await asyncio.sleep(seconds)
+        figures.cpu = time.process_time() - cpu
         measuring[0] = False
         stop.set()
         await asyncio.gather(*opened, return_exceptions=True)
@@ -328,8 +332,10 @@ def measure(tables: int, sync: str, args: argparse.Namespace) -> dict[str, Any]:
             time.sleep(args.warmup)
             rss_open = rss_kb(server.proc.pid)
             cpu_before = _cpu_seconds(server.proc.pid)
+            waited_before = _runqueue_seconds(server.proc.pid)
             lags = asyncio.run(loop_lag(server.base, args.seconds))
             cpu = _cpu_seconds(server.proc.pid) - cpu_before
+            waited = _runqueue_seconds(server.proc.pid) - waited_before
             rss_after = rss_kb(server.proc.pid)
             results = [out.get(timeout=600) for _ in workers]
             for worker in workers:
@@ -351,6 +357,7 @@ def measure(tables: int, sync: str, args: argparse.Namespace) -> dict[str, Any]:
         figures.games += r.games
         figures.game_moves += r.game_moves
         figures.errors += r.errors
+        figures.cpu += r.cpu
     moves_per_game = statistics.mean(figures.game_moves) if figures.game_moves else _moves_per_game()
     per_move = db_bytes / stored_moves if stored_moves else float("nan")  # with its share of tables and seats
     return {
@@ -363,7 +370,8 @@ def measure(tables: int, sync: str, args: argparse.Namespace) -> dict[str, Any]:
         "kb_per_table": (rss_open - rss_before) / tables,
         "db_bytes_per_move": per_move, "db_kb_per_game": per_move * moves_per_game / 1024,
         "moves_per_game": moves_per_game, "games": figures.games,
-        "server_cpu": cpu / args.seconds, "lag_p99_ms": percentile(lags, 99) * 1e3,
+        "server_cpu": cpu / args.seconds, "server_wait": waited / args.seconds, "client_cpu": figures.cpu / args.seconds,
+        "load": os.getloadavg()[0], "lag_p99_ms": percentile(lags, 99) * 1e3,
         "errors": len(figures.errors), "first_error": figures.errors[0] if figures.errors else "",
     }
 
@@ -371,6 +379,11 @@ def measure(tables: int, sync: str, args: argparse.Namespace) -> dict[str, Any]:
 def _cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _runqueue_seconds(pid: int) -> float:
+    """How long the server's event loop (its main thread) has waited for a CPU while ready to run (Linux)."""
+    return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
 
 
 def _moves_per_game(games: int = 20) -> float:
@@ -421,6 +434,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"       ({r['moves']} moves, {r['games']} games finished, {r['moves_per_game']:.0f} moves per game, "
               f"max {r['max_ms']:.0f} ms, server RSS {r['rss_before_mb']:.0f} → {r['rss_mb']:.0f} MB, "
               f"set up in {r['setup_s']:.1f} s)", flush=True)
+        print(f"       (server CPU {r['server_cpu']:.0%}, its loop waited for a CPU {r['server_wait']:.0%} of the time; "
+              f"clients' CPU {r['client_cpu']:.0%}; load average {r['load']:.1f} on {os.cpu_count()} cores)", flush=True)
     return 0
 
 
