@@ -26,7 +26,7 @@ from reference_engine import Profile, SetupError
 
 from .bots import BOTS
 from .doors import LOOPBACK, Limits
-from .store import SQLiteStore, StoreError, default_path
+from .store import SYNC, SQLiteStore, StoreError, default_path
 from .table import Table
 
 
@@ -56,6 +56,10 @@ def _parser() -> argparse.ArgumentParser:
                         "the rest are refused")
     p.add_argument("--max-sockets-per-seat", type=int, default=Limits.max_sockets_per_seat, metavar="N",
                    help=f"connections (tabs) open on one seat (default {Limits.max_sockets_per_seat})")
+    p.add_argument("--sync", choices=tuple(SYNC), default="full",
+                   help="what each accepted move waits for before anyone is told: full (the disk has it; it survives "
+                        "a power cut; default) or normal (the operating system has it; it survives the server being "
+                        "killed, not a power cut, and a slow disk no longer bounds the moves per second)")
     p.add_argument("--idle-minutes", type=float, default=Limits.idle_seconds / 60, metavar="M",
                    help=f"free a table nobody has used for M minutes (default {Limits.idle_seconds / 60:g})")
     p.add_argument("--database", metavar="PATH", default=None,
@@ -207,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     idle_seconds=args.idle_minutes * 60, keep_days=args.keep_days)
     hosts = [*LOOPBACK, *args.allow_host] + ([] if args.host in ("0.0.0.0", "::") else [args.host])
     try:
-        store = SQLiteStore(args.database or default_path())
+        store = SQLiteStore(args.database or default_path(), sync=args.sync)
         server = PlayServer(bot_delay=args.bot_delay, replays=replays, limits=limits, allowed_hosts=hosts, store=store,
                             turn_seconds=args.turn_seconds)
     except StoreError as exc:

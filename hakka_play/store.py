@@ -7,7 +7,7 @@ table replays those moves through the engine's public API (:meth:`Table.act`, he
 :meth:`reference_engine.Game.apply`), so what comes back is what the engine says those moves make.
 
 :class:`Store` is the one interface the table server uses. :class:`SQLiteStore` implements it with the
-standard library's :mod:`sqlite3` (WAL journal, ``synchronous=FULL``): each move is one transaction,
+standard library's :mod:`sqlite3` (WAL journal, ``synchronous=FULL`` unless ``--sync normal``): each move is one transaction,
 committed before :meth:`Table.act` returns, so before anyone is told of it. A move is therefore kept
 whole or not at all: a server killed while it commits comes back without the move, and nobody had
 been told of it. A store shared by several processes (PostgreSQL) would implement the same methods.
@@ -81,6 +81,10 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+SYNC = {"full": "FULL", "normal": "NORMAL"}
+"""``hakka-play --sync``: what a committed move waits for (SQLite's ``synchronous`` in WAL mode)."""
 
 
 class StoreError(Exception):
@@ -193,7 +197,15 @@ def default_path() -> Path:
 class SQLiteStore:
     """:class:`Store` in one SQLite file (WAL journal; one transaction per change)."""
 
-    def __init__(self, path: str | os.PathLike[str], now: Callable[[], float] = time.time) -> None:
+    def __init__(self, path: str | os.PathLike[str], sync: str = "full",
+                 now: Callable[[], float] = time.time) -> None:
+        """``sync``: ``"full"`` (each move waits until the disk has it: it survives a power cut) or ``"normal"``
+        (each move waits until the operating system has it: it survives the server being killed, not a power
+        cut; the disk flushes at WAL checkpoints). One flush per move bounds the moves per second of a server
+        to the disk's flush rate (``benchmarks/play_capacity.py`` measures both). ``now``: the clock that
+        ``--keep-days`` retention reads (a test gives its own)."""
+        if sync not in SYNC:
+            raise StoreError(f"{path}: sync must be one of {', '.join(SYNC)}, not {sync!r}")
         self.path = Path(path)
         self.now = now
         self.lock = threading.RLock()
@@ -202,7 +214,7 @@ class SQLiteStore:
             # autocommit mode: each change below is its own explicit transaction
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute(f"PRAGMA synchronous={SYNC[sync]}")
             self.db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
         except (OSError, sqlite3.Error) as exc:

@@ -50,6 +50,9 @@ SLOW = (
     "tests/hostile/test_processes.py::test_a_signal",
     "tests/mutants/test_report.py",
     "tests/play/test_browser.py",
+    "tests/play/test_browser_reconnect.py",
+    "tests/play/test_capacity_benchmark.py",
+    "tests/play/test_store_sync.py::test_sync_normal_keeps_every_move_a_seat_was_told_across_a_kill_9",
     "tests/play/test_hidden.py::test_every_view_of_1000_random_bot_games_holds_only_what_its_seat_may_know",
     # Issue 30: every test that took 0.5 s of CPU or more (its children included) in a quick run from
     # a fresh clone, but those of tests/test_readme.py and the corpus's validity, which tell a user who

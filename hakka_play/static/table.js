@@ -18,8 +18,8 @@
   let view = null;
   let selected = new Set();
   let ws = null;
-  let retry = 0;
   let fatal = false;
+  let leftMessage = null;  // the server's words when this seat left the table (shown, not retried)
   let seenHistory = -1;   // history entries already drawn (new ones are animated)
   let seenRounds = -1;    // rounds whose winner was already shown
 
@@ -52,26 +52,75 @@
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(tableId)}?${socketQuery()}&lang=${HK.lang}`);
-    ws.onopen = () => { retry = 0; $("conn").textContent = _("connected"); $("conn").className = "pl-conn pl-ok"; };
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
-      if (msg.type === "hello") { links = msg.links || {}; showInvite(msg.invite || []); showWatch(msg.watch); }
-      else if (msg.type === "left") { fatal = true; $("conn").textContent = msg.message; }
+      if (msg.type === "hello") { links = msg.links || {}; showInvite(msg.invite || []); showWatch(msg.watch); reconnected(); }
+      else if (msg.type === "left") { fatal = true; leftMessage = msg.message; $("conn").textContent = msg.message; }
       else if (msg.type === "invite") showInvite(msg.invite || []);
       else if (msg.type === "view") { view = msg; hideError(); render(); }
       else if (msg.type === "error") { showError(msg); if (msg.kind === "forbidden") fatal = true; }
     };
-    ws.onclose = (ev) => {
-      $("conn").className = "pl-conn pl-bad";
-      if (fatal || ev.code === 4403) { $("conn").textContent = _("this link opens no seat"); return; }
-      $("conn").textContent = _("reconnecting…");
-      retry = Math.min(retry + 1, 6);
-      setTimeout(connect, 250 * 2 ** retry);
-    };
+    ws.onclose = (ev) => dropped(fatal || ev.code === 4403);
   }
   function socketQuery() {
     return watch ? `watch=${encodeURIComponent(watch)}` : `token=${encodeURIComponent(token)}`;
   }
+
+  // ---------------------------------------------------------------- reconnecting
+  // A dropped connection is tried again by itself, after 0.5 s, 1 s, 2 s, … at most 15 s apart, each wait
+  // drawn between half and all of that (so that the pages of a restarted server do not all knock at once).
+  // Until the seat's view is back, the header counts down to the next try and offers to try now, and the
+  // table is dimmed and its buttons do nothing: a click would be lost. The browser coming back online, or
+  // the page coming back to the front, tries at once.
+  const RETRY_FIRST = 500;
+  const RETRY_MOST = 15000;
+  let attempt = 0;        // tries since the last connection the server welcomed
+  let retryAt = 0;        // when the next try starts (Date.now()), 0 when none is waiting
+  let retryTimer = null;
+  let tick = null;        // the countdown's interval
+  function connState(cls, text, offline) {
+    $("conn").className = `pl-conn ${cls}`;
+    $("conn").textContent = text;
+    document.body.classList.toggle("pl-offline", offline);
+    $("offline").hidden = !offline;
+    $("reconnect-now").hidden = !offline || retryTimer === null;
+  }
+  function reconnected() {
+    attempt = 0;
+    connState("pl-ok", _("connected"), false);
+  }
+  function dropped(refused) {
+    if (refused) { connState("pl-bad", leftMessage || _("this link opens no seat"), false); return; }
+    if (retryTimer !== null) return;  // a try is already waiting
+    attempt += 1;
+    const ceiling = Math.min(RETRY_MOST, RETRY_FIRST * 2 ** (attempt - 1));
+    const wait = ceiling / 2 + Math.random() * ceiling / 2;
+    retryAt = Date.now() + wait;
+    retryTimer = setTimeout(retryNow, wait);
+    clearInterval(tick);
+    tick = setInterval(showRetry, 250);
+    showRetry();
+  }
+  function showRetry() {  // the header: when the next try starts, or that one is under way
+    const seconds = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
+    connState("pl-bad pl-retrying", retryTimer === null ? _("reconnecting (attempt {n})…", { n: attempt })
+      : _("connection lost: trying again in {seconds} s (attempt {n})", { seconds, n: attempt }), true);
+  }
+  function retryNow() {
+    if (retryTimer === null && ws && ws.readyState !== WebSocket.CLOSED) return;  // a try is under way
+    clearTimeout(retryTimer); retryTimer = null;
+    clearInterval(tick); tick = null;
+    showRetry();
+    connect();
+  }
+  function whenBack() {  // the network or the page came back: a waiting try starts now
+    if (retryTimer !== null) retryNow();
+  }
+  $("reconnect-now").addEventListener("click", retryNow);
+  window.addEventListener("online", whenBack);
+  window.addEventListener("offline", () => { if (ws && ws.readyState === WebSocket.OPEN) ws.close(4000, "the browser is offline"); });
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) whenBack(); });
+
   function send(msg) {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
   }

@@ -50,16 +50,22 @@ def seat0_claims_first_hand(seed: int) -> bool:
     return False
 
 
-@pytest.fixture
-def browser(tmp_path):
+def chromium(profile: Path):
+    """A headless Chromium of its own (its profile in ``profile``), driven by Selenium."""
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1400,1000", f"--user-data-dir={tmp_path / 'chromium'}"):
+                "--disable-dev-shm-usage", "--window-size=1400,1000", f"--user-data-dir={profile}"):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=DRIVER), options=options)
     driver.set_page_load_timeout(30)
+    return driver
+
+
+@pytest.fixture
+def browser(tmp_path):
+    driver = chromium(tmp_path / "chromium")
     yield driver
     driver.quit()
 
