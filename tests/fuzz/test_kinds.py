@@ -93,6 +93,14 @@ def test_every_kind_prints_its_coverage() -> None:
                  "observe after refusals:"):
         assert f"\n{head}" in text, text
     assert "NOT every class reached" in text and not report.every_class_reached
+    first = report.first_reached()
+    ends = next(line for line in text.splitlines() if line.startswith("  rare ends"))
+    for cid in ("score:12", "game:score:12"):  # each named, with the hand that first reached it or never
+        assert (f"{cid} in hand {first[cid]}" if cid in first else f"{cid} never") in ends, ends
+    for lane in report.lanes:  # the first hand of a class is one whose outcomes hold it, and none before
+        for hand in lane.hands:
+            for outcome in hand.outcomes:
+                assert first[outcome] <= hand.index + 1
     assert any("UNREACHED" in line for line in text.splitlines() if "hands:" in line or "seed:" in line)
 
 
@@ -155,6 +163,7 @@ def test_the_default_campaign_of_1000_hands_with_seed_0_reaches_every_class_and_
     report = fuzz(FuzzConfig.of(engine="reference", hands=1000, seed=0, out=None))
     assert report.ok and report.every_class_reached, report.format()
     assert report.format().endswith("every kind reached every one of its classes")
+    assert "never" not in next(line for line in report.format().splitlines() if line.startswith("  rare ends"))
     cov = report.coverage
     for game_class in ("game:end:void", "game:end:five-tigers", "game:score:12", "game:over"):
         assert cov[game_class], game_class
