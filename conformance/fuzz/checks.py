@@ -22,8 +22,8 @@ reaches is one more outcome id of the hand, so the campaign prints what each kin
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..notation import card, cards
@@ -39,6 +39,12 @@ COUNT_CHECK_PERCENT = 25
 """Share of hands that also count at one of their states."""
 VARIANT_PERCENT = 25
 """Share of hands (played by the reference's playout) whose actions are sent in variant spellings."""
+GAME_CHECK_COUNT_PERCENT = 60
+"""Share of games that also count at one of their states (a count within a game is what games alone ask)."""
+QUIET_PERCENT = {"setup": 8, "count": 6, "variant": 6, "game": 2}
+"""Each extra kind's share once it has stopped finding: every one of its classes met :data:`RARE_MET` times in
+the lane (:class:`Rates`). Not zero: a fault may hide in a class already met."""
+RARE_MET = 3
 VARIANTS = ("case", "order", "short")
 SIDE_PREFIXES = ("kind:", "setup:", "count:", "variant:", "observe:", "hands:", "dealer:", "seed:", "deck:",
                  "game-setup:", "options:", "precedence:")
@@ -48,6 +54,26 @@ SIDE_PREFIXES = ("kind:", "setup:", "count:", "variant:", "observe:", "hands:", 
 def is_side(outcome: str) -> bool:
     return outcome.startswith(SIDE_PREFIXES)
 COUNT_PHASES = ("calling", "playing", "ended")
+
+
+@dataclass(frozen=True)
+class Rates:
+    """How often a hand carries each extra kind (percent): a refused setup, a count, respelled actions, and how
+    often a hand is a whole game (which costs about six hands). A guided lane lowers a kind's rate to
+    :data:`QUIET_PERCENT` once that kind has stopped finding (:meth:`quieted`), so that the extra kinds cost in
+    proportion to what they find; a hand's rates go with it, so that it replays (shrinks) as it was played."""
+
+    setup: int = SETUP_CHECK_PERCENT
+    count: int = COUNT_CHECK_PERCENT
+    variant: int = VARIANT_PERCENT
+    game: int = 7
+
+    def quieted(self, kinds: Iterable[str]) -> Rates:
+        """These rates with ``kinds`` (of ``setup``, ``count``, ``variant``, ``game``) at their quiet share."""
+        return replace(self, **{k: min(getattr(self, k), QUIET_PERCENT[k]) for k in kinds})
+
+
+FULL_RATES = Rates()
 
 
 @dataclass(frozen=True)
@@ -137,13 +163,14 @@ class Checks:
             candidate, reference = {**candidate, **message}, {**reference, **message}
         return self._exchange(candidate, "kind" if message is None else "batch", reference=reference)
 
-    def draw(self, trace: Trace, chooser: Chooser) -> list[Check]:
-        """The side checks of the hand ``trace`` (played on the reference already)."""
+    def draw(self, trace: Trace, chooser: Chooser, rates: Rates = FULL_RATES) -> list[Check]:
+        """The side checks of the hand ``trace`` (played on the reference already), at ``rates``."""
         checks = []
-        if self.faults and chooser.below(100) < SETUP_CHECK_PERCENT:
+        if self.faults and chooser.below(100) < rates.setup:
             checks.append(self.setup_check(trace, chooser))
-        countable = "game" not in trace.setup or self.mix.count_games
-        if self.mix.count and countable and chooser.below(100) < COUNT_CHECK_PERCENT:
+        game = "game" in trace.setup
+        countable = not game or self.mix.count_games
+        if self.mix.count and countable and chooser.below(100) < (GAME_CHECK_COUNT_PERCENT if game else rates.count):
             checks.append(self.count_check(trace, chooser))
         return checks
 

@@ -25,7 +25,7 @@ from typing import Any, NoReturn
 from ..engine import Engine, EngineInfo
 from ..errors import AdapterError, ProtocolViolation
 from ..normalize import ABSENT
-from .checks import VARIANT_PERCENT, Check, Checks, Mix, compare, respell
+from .checks import FULL_RATES, Check, Checks, Mix, Rates, compare, respell
 from .compare import (
     differing_result_fields,
     event_differences,
@@ -139,6 +139,8 @@ class Lockstep:
         self.moves = Moves(self._ref, self.options, setup_kinds, probe_percent, hand_kinds)
         self.mix = mix if mix is not None else Mix(variants=False, options=self.options, send_options=send_options)
         self.checks = Checks(self._ref, self.mix)
+        self.rates: Rates = FULL_RATES
+        """How often the next hands carry each extra kind (a guided lane sets them before each hand)."""
         self.requests = 0
         self.validate_all = candidate.validate
         self.compared_hands = 0
@@ -184,7 +186,7 @@ class Lockstep:
 
     def draw_setup(self, chooser: Chooser) -> tuple[str, dict[str, Any]]:
         """A random setup (:meth:`Moves.draw_setup`)."""
-        return self.moves.draw_setup(chooser)
+        return self.moves.draw_setup(chooser, self.rates.game)
 
     def play(self, chooser: Chooser) -> HandOutcome:
         mode = self.draw_mode(chooser)
@@ -262,9 +264,9 @@ class Lockstep:
                                          [s.rule for s in trace.steps if s.kind == "reject"],
                                          game=trace.setup_kind == GAME_KIND)
         side = side or chooser
-        if self.mix.variants and side.below(100) < VARIANT_PERCENT:
+        if self.mix.variants and side.below(100) < self.rates.variant:
             outcomes |= self._respell(trace, script, side)
-        checks = self.checks.draw(trace, side)
+        checks = self.checks.draw(trace, side, self.rates)
         return Prepared(trace, script, outcomes | self._side_outcomes(trace, checks), checks=checks)
 
     def _side_outcomes(self, trace: Trace, checks: list[Check]) -> frozenset[str]:
@@ -415,7 +417,7 @@ class Lockstep:
         outcomes = self.outcomes.reached((r.act for r in script[1:] if r.act is not None and r.act.get("ok")),
                                          [s.rule for s in trace.steps if s.kind == "reject"],
                                          game=trace.setup_kind == GAME_KIND)
-        checks = self.checks.draw(trace, side) if side is not None else []
+        checks = self.checks.draw(trace, side, self.rates) if side is not None else []
         outcomes |= self._side_outcomes(trace, checks)
         found = self._candidate(trace, script)
         if found is not None:

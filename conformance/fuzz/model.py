@@ -150,6 +150,9 @@ class Disagreement:
     detail: list[str] = field(default_factory=list)
     request: Message | None = None
     """A side check's request the answers are to (a ``start``, ``state``, ``observe`` or ``count``)."""
+    rates: Any = None
+    """The rates of the extra kinds the hand was drawn at (checks.Rates; None: the full ones): a shrink replays
+    the hand at them."""
 
     @property
     def actions(self) -> int:

@@ -27,8 +27,10 @@ GAME_KIND = "game"
 the search found can open a game), the later ones seeded."""
 SETUP_KINDS = (*HAND_KINDS, GAME_KIND)
 """The default mix: single hands of every setup, and whole games."""
-SETUP_WEIGHTS = {"hands": 45, "seed": 30, "deck": 15, "tigers": 10, GAME_KIND: 8}
-"""How often each kind is drawn, of the kinds a campaign plays (a game is about five hands long)."""
+SETUP_WEIGHTS = {"hands": 45, "seed": 30, "deck": 15, "tigers": 10}
+"""How often each hand kind is drawn, of the kinds a campaign plays. Whether a hand is a whole game is drawn
+first, apart (``game_percent``): a lane draws games less often once they stop finding (checks.Rates), and a
+kept hand replayed then is still the same hand."""
 GAME_DEALS = 16
 """Deals given to a game: enough for its 4 counting hands and the void or uncounted ones between."""
 FIVE_TIGERS = ("Sup1", "Gon1", "Zok1", "Sin1", "WanSin")
@@ -50,10 +52,13 @@ class Moves:
         self.probe_percent = probe_percent
         self._kinds: dict[str, str] = {}
 
-    def draw_setup(self, chooser: Chooser) -> tuple[str, dict[str, Any]]:
-        """A random setup of one of the campaign's kinds; the simplest choice (0) is explicit hands."""
-        kind = self._pick(chooser, self.setup_kinds)
-        if kind != GAME_KIND:
+    def draw_setup(self, chooser: Chooser, game_percent: int = 7) -> tuple[str, dict[str, Any]]:
+        """A random setup of one of the campaign's kinds: a whole game ``game_percent`` of the time (when the
+        campaign plays both), else a hand; the simplest choices (0, 0) are a game opened with explicit hands."""
+        hand_kinds = tuple(k for k in self.setup_kinds if k != GAME_KIND)
+        game = not hand_kinds or (GAME_KIND in self.setup_kinds and chooser.below(100) < game_percent)
+        if not game:
+            kind = self._pick(chooser, hand_kinds)
             return kind, self._hand_setup(chooser, kind)
         first_kind = self._pick(chooser, self.deal_kinds)
         first = self._hand_setup(chooser, first_kind)
@@ -76,20 +81,16 @@ class Moves:
             pick -= SETUP_WEIGHTS[k]
         return kinds[-1]
 
-    @staticmethod
-    def pick_value(kind: str, kinds: tuple[str, ...]) -> int:
-        """The choice that makes :meth:`_pick` over ``kinds`` pick ``kind``."""
-        return sum(SETUP_WEIGHTS[k] for k in kinds[:kinds.index(kind)])
-
     def game_opening(self, choices: list[int], mode_len: int, setup_len: int, kind: str, seed: int) -> list[int] | None:
         """The choices of a game whose first hand is the single hand of ``choices`` (its setup of ``kind``
         drawn from ``choices[mode_len:setup_len]``, then its playout's draws), played on with the later deals
         seeded from ``seed``: the reference replays that hand as the game's first (None if games or that
         kind of first deal are not played)."""
-        if GAME_KIND not in self.setup_kinds or kind not in self.deal_kinds:
+        if GAME_KIND not in self.setup_kinds or kind not in self.deal_kinds or len(self.setup_kinds) < 2:
             return None
-        return [*choices[:mode_len], self.pick_value(GAME_KIND, self.setup_kinds), self.pick_value(kind, self.deal_kinds),
-                *choices[mode_len + 1:setup_len], seed, *choices[setup_len:]]
+        # a hand's choices: whether a game (no), its kind, its setup; a game's: yes (0), its first deal's kind and
+        # setup (the same draws), the later deals' seed
+        return [*choices[:mode_len], 0, *choices[mode_len + 1:setup_len], seed, *choices[setup_len:]]
 
     def _hand_setup(self, chooser: Chooser, kind: str) -> dict[str, Any]:
         dealer = chooser.below(4)
