@@ -143,7 +143,7 @@ class Lane:
 
     def rates(self) -> Rates:
         """The rates of the lane's next hand: each extra kind that stopped finding at its quiet share."""
-        quiet = [kind for kind in ("setup", "count", "variant", "game") if self.fruitless[kind] >= QUIET_AFTER]
+        quiet = [kind for kind in ("setup", "count", "variant", "game", "pattern") if self.fruitless[kind] >= QUIET_AFTER]
         return FULL_RATES.quieted(quiet) if quiet else FULL_RATES
 
     def _learn(self, outcomes: frozenset[str]) -> None:
@@ -256,7 +256,7 @@ def _extra_kind(outcome: str) -> str | None:
         return "game"
     if not is_side(outcome) or outcome in ("kind:hand", "observe:after-refused-action"):
         return None
-    return {"count": "count", "variant": "variant"}.get(outcome.split(":")[0], "setup")
+    return {"count": "count", "variant": "variant", "pattern": "pattern"}.get(outcome.split(":")[0], "setup")
 
 
 def _late(rng: random.Random, entry: _Entry) -> int:

@@ -173,6 +173,11 @@ class Disagreement:
                       f"disagrees on {', '.join(self.fields)} in `{', '.join(self.detail)}`")
                      + f" (setup check: {self.trace.setup_kind})",
             "count": f"disagrees on {', '.join(self.fields)} of `count` at a state from play",
+            "pattern": (f"classifies {(self.request or {}).get('classify')!r} as {self.candidate.get('pattern')!r} "
+                        f"where the reference answers {self.reference.get('pattern')!r}"
+                        if self.fields == ["pattern"] else
+                        f"answers {_answer_text(self.candidate)} where the reference answers "
+                        f"{_answer_text(self.reference)} to `pattern`"),
             "events": (f"tells the events of {self.trace.steps[-1].action!r} otherwise ({'; '.join(self.detail)})"
                        if self.trace.steps else "tells an action's events otherwise"),
         }[self.where]

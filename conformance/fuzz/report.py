@@ -142,7 +142,8 @@ class FuzzReport:
         text = {
             "setup": lambda: (f"setups: {sum(cov.get(f'setup:{k}', 0) for k in _SETUP_ANSWERS)} sent besides the hands' "
                               "own, compared on the error kind (then state and every seat's observe): "
-                              + ", ".join(f"{k} ×{cov.get(f'setup:{k}', 0)}" for k in _SETUP_ANSWERS)),
+                              + ", ".join(f"{k} ×{cov.get(f'setup:{k}', 0)}" for k in _SETUP_ANSWERS)
+                              + (f"; in a batch ×{cov.get('setup:in-batch', 0)}" if cov.get("setup:in-batch") else "")),
             "count": lambda: (f"counts: {cov.get('count:depth:1', 0) + cov.get('count:depth:2', 0)} compared at "
                               f"states from play (depth 1 ×{cov.get('count:depth:1', 0)}, depth 2 "
                               f"×{cov.get('count:depth:2', 0)}, divide ×{cov.get('count:divide', 0)}, in a game "
@@ -150,6 +151,8 @@ class FuzzReport:
             "variant": lambda: ("action text variants: " + ", ".join(
                 f"{v.split(':')[1]} ×{cov.get(v, 0)}" for v in self.kind_classes["variant"])
                 + " hand(s) sent respelled actions, first taken by the reference"),
+            "pattern": lambda: ("patterns: pattern's classify answer compared for cards of the hands' plays: "
+                                + ", ".join(f"{p.split(':')[1]} ×{cov.get(p, 0)}" for p in self.kind_classes["pattern"])),
             "observe": lambda: (f"observe after refusals: every seat's observation compared in "
                                 f"{cov.get('observe:after-refused-action', 0)} hand(s) after a refused action, "
                                 f"{cov.get('observe:after-refused-setup', 0)} time(s) after a refused setup"),

@@ -18,7 +18,7 @@ from reference_engine.outcomes import event_outcomes
 from reference_engine.wire import Session
 from tests.fuzz import fakes
 
-ALL = ("setup", "count", "variant")
+ALL = ("setup", "count", "variant", "pattern")
 
 
 @pytest.mark.parametrize(("fake", "hands", "kind", "where"), [
@@ -27,11 +27,15 @@ ALL = ("setup", "count", "variant")
     (fakes.RefusesShortForms, 60, "variant", "act"),  # a legal spelling refused: only a respelled action has it
     (fakes.ShowsTheDreamerAfterARefusedSetup, 60, "setup", "setup"),  # observe changed by a refused start
     (fakes.IgnoresOptions, 200, "setup", "setup"),  # protocol 3: options it does not follow taken silently
+    (fakes.MisclassifiesSets, 200, "pattern", "pattern"),  # pattern's answer wrong: only a pattern check asks it
+    (fakes.RefusesABatchSetupWhole, 200, "setup", "setup"),  # a refused setup in a batch: only that check sends one
 ])
 def test_each_kind_finds_a_fault_that_no_other_kind_meets(fake: Any, hands: int, kind: str, where: str) -> None:
     found = fuzz(FuzzConfig.of(engine=fake, hands=hands, seed=0, out=None, shrink=False))
     d = found.disagreement
     assert d is not None and d.where == where, found.format()
+    if fake is fakes.RefusesABatchSetupWhole:  # the start's own refusals agree: a batch found it
+        assert d.request is not None and d.request["cmd"] == "batch", found.format()
     without = fuzz(FuzzConfig.of(engine=fake, hands=hands, seed=0, out=None, shrink=False,
                                  checks=tuple(k for k in ALL if k != kind)))
     assert without.ok, without.format()
