@@ -220,12 +220,12 @@ class Checks:
         if fault.id == "options:other" and options is not None:
             changed = {(d, o) for d, o in options.items() if self.mix.options.get(d) != o}
             expect = "unsupported" if changed & self.mix.unfollowed else None
-        bad = self._start(setup, options)
+        broken = self._start(setup, options)
         in_batch = self.mix.batch_setups and chooser.below(100) < BATCH_SETUP_PERCENT
         if in_batch:
-            bad = {**bad, "cmd": "batch", "steps": [], "state": "last"}
+            broken = {**broken, "cmd": "batch", "steps": [], "state": "last"}
         exchanges = [self._start_exchange(trace.setup),
-                     self._exchange(bad, "kind", expect),
+                     self._exchange(broken, "kind", expect),
                      self._exchange({"cmd": "state"}, "state")]
         refused = _kind(exchanges[1].answer) is not None
         kind = "accepted" if not refused else str(_kind(exchanges[1].answer))
