@@ -30,6 +30,7 @@ from ..notation import CANONICAL_DECK, card, card_text, cards
 from .compare import observation_field_differences, state_differences
 from .faults import DRAWN, Fault, FaultBuilder
 from .model import Chooser, Disagreement, FuzzerError, Step, Trace
+from .moves import DEAL_CLASSES
 
 Message = dict[str, Any]
 
@@ -52,7 +53,7 @@ the lane (:class:`Rates`). Not zero: a fault may hide in a class already met."""
 RARE_MET = 3
 VARIANTS = ("case", "order", "short")
 SIDE_PREFIXES = ("kind:", "setup:", "count:", "variant:", "observe:", "hands:", "dealer:", "seed:", "deck:",
-                 "game-setup:", "options:", "precedence:", "pattern:")
+                 "game-setup:", "options:", "precedence:", "pattern:", "deals:")
 """The outcome ids of side checks: coverage of the request kinds, never what the search steers by."""
 
 
@@ -91,6 +92,9 @@ class Mix:
     divide: bool = False
     pattern: bool = False
     """Whether to ask ``pattern`` (capability ``pattern``; under options, only of an engine sent them)."""
+    explicit_deals: bool = False
+    """Whether a game's later deals may be explicit hands or too few (capabilities game and hands, protocol 2 and
+    later: a deal the game reaches is checked then, and the move that reaches a bad one refused)."""
     batch_setups: bool = False
     """Whether to send some refused setups in a ``batch``: protocol 3 (a batch whose setup breaks its schema is an
     error object; under protocol 2 it may be the start's answer, and the kinds would still agree, but the
@@ -113,6 +117,8 @@ class Mix:
         out: dict[str, tuple[str, ...]] = {}
         if self.faults:
             out["setup"] = tuple(f.id for f in self.faults) + (("setup:in-batch",) if self.batch_setups else ())
+        if self.explicit_deals:
+            out["deals"] = DEAL_CLASSES
         if self.pattern:
             out["pattern"] = tuple(f"pattern:{p}" for p in PATTERNS)
         if self.count:

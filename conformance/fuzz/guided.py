@@ -256,7 +256,8 @@ def _extra_kind(outcome: str) -> str | None:
         return "game"
     if not is_side(outcome) or outcome in ("kind:hand", "observe:after-refused-action"):
         return None
-    return {"count": "count", "variant": "variant", "pattern": "pattern"}.get(outcome.split(":")[0], "setup")
+    return {"count": "count", "variant": "variant", "pattern": "pattern", "deals": "game"}.get(
+        outcome.split(":")[0], "setup")
 
 
 def _late(rng: random.Random, entry: _Entry) -> int:

@@ -34,6 +34,9 @@ kept hand replayed then is still the same hand."""
 GAME_DEALS = 16
 """Deals given to a game: enough for its 4 counting hands and the void or uncounted ones between."""
 FIVE_TIGERS = ("Sup1", "Gon1", "Zok1", "Sin1", "WanSin")
+EXPLICIT_DEALS_ONE_IN = 3
+"""Of the games, one in this many (when the candidate takes them) has explicit later deals, or too few."""
+DEAL_CLASSES = ("deals:explicit-played", "deals:ran-out", "deals:bad-deal")
 PATTERN_PROBE_PERCENT = 60
 """The least share of steps that probe while a Run or a Set is on the table (see ``Moves.probe_rate``)."""
 
@@ -51,6 +54,29 @@ class Moves:
         """The hand kinds the candidate takes (for a game's first deal when only games are played)."""
         self.probe_percent = probe_percent
         self._kinds: dict[str, str] = {}
+        self.explicit_deals = False
+        """Whether a game's later deals may be explicit hands, or too few (spec/PROTOCOL.md ``start``: a deal
+        checked when the game reaches it); set from the candidate's handshake (checks.Mix)."""
+
+    @staticmethod
+    def steps_only(setup: dict[str, Any]) -> bool:
+        """Whether a game's deals may refuse a move (explicit later hands, or fewer deals than a game may need):
+        played step by step, where the reference's refusal of the move ends the game's play there."""
+        deals = setup.get("game", {}).get("deals", [])
+        return bool(deals) and (len(deals) < GAME_DEALS or any("hands" in d for d in deals[1:]))
+
+    @staticmethod
+    def deal_outcomes(setup: dict[str, Any], last: Message, refused: bool) -> frozenset[str]:
+        """What a game with explicit later deals or too few reached, from its setup and the last state: a later
+        deal of explicit hands played, a move refused for a missing deal (ran out) or a bad one."""
+        deals = setup["game"]["deals"]
+        used = int((last.get("game") or {}).get("deals") or 1)
+        out = set()
+        if any("hands" in d for d in deals[1:used]):
+            out.add("deals:explicit-played")
+        if refused:
+            out.add("deals:ran-out" if used >= len(deals) else "deals:bad-deal")
+        return frozenset(out)
 
     def draw_setup(self, chooser: Chooser, game_percent: int = 7) -> tuple[str, dict[str, Any]]:
         """A random setup of one of the campaign's kinds: a whole game ``game_percent`` of the time (when the
@@ -65,6 +91,15 @@ class Moves:
         rng = random.Random(chooser.seed())
         deals = [{k: v for k, v in first.items() if k != "dealer"}]
         deals += [{"seed": rng.getrandbits(64)} for _ in range(GAME_DEALS - 1)]
+        if self.explicit_deals and rng.randrange(EXPLICIT_DEALS_ONE_IN) == 0:
+            # later deals as explicit hands, the 1-card entry at a seat drawn blind: opposite the Dealer the game
+            # reaches, the game plays on; elsewhere the move that ends the hand before it is refused (bad-setup);
+            # and a game given too few deals for the hands it needs
+            for i in range(1, len(deals)):
+                if rng.randrange(2):
+                    deals[i] = {"hands": _explicit_hands(rng, rng.randrange(4))}
+            if rng.randrange(4) == 0:
+                deals = deals[:1 + rng.randrange(4)]
         return GAME_KIND, {"game": {"first_dealer": first["dealer"], "deals": deals}}
 
     @property
@@ -242,3 +277,10 @@ class Moves:
             if self.is_legal(state, seat, action):
                 return None
         return seat, action
+
+
+def _explicit_hands(rng: random.Random, single: int) -> list[str]:
+    """A deal of explicit hands with the 1-card entry at seat ``single``."""
+    deck = list(CANONICAL_DECK)
+    rng.shuffle(deck)
+    return [card_text([deck.pop() for _ in range(1 if seat == single else 12)]) for seat in range(4)]

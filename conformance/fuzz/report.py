@@ -151,6 +151,8 @@ class FuzzReport:
             "variant": lambda: ("action text variants: " + ", ".join(
                 f"{v.split(':')[1]} ×{cov.get(v, 0)}" for v in self.kind_classes["variant"])
                 + " hand(s) sent respelled actions, first taken by the reference"),
+            "deals": lambda: ("games with explicit later deals or too few: " + ", ".join(
+                f"{d.split(':')[1]} ×{cov.get(d, 0)}" for d in self.kind_classes["deals"])),
             "pattern": lambda: ("patterns: pattern's classify answer compared for cards of the hands' plays: "
                                 + ", ".join(f"{p.split(':')[1]} ×{cov.get(p, 0)}" for p in self.kind_classes["pattern"])),
             "observe": lambda: (f"observe after refusals: every seat's observation compared in "

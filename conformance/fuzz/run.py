@@ -111,6 +111,7 @@ def side_checks(config: FuzzConfig, info: EngineInfo, options: dict[str, str], s
                divide="divide" in info.capabilities and info.protocol >= 2, variants="variant" in checks,
                pattern="pattern" in info.capabilities and "pattern" in checks and (send or not options),
                batch_setups=batch and info.protocol >= 3 and "setup" in checks,
+               explicit_deals=games and "hands" in info.capabilities and info.protocol >= 2 and "deals" in checks,
                observe=observe, batch=batch, games=games, count_games=info.protocol >= 3, options=dict(options),
                send_options=send,
                other_options=tuple(other), unfollowed=frozenset((d, o) for d, o in other if not follows(d, o)))

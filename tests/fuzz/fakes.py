@@ -381,3 +381,21 @@ class RefusesABatchSetupWhole(Session):
         if message.get("cmd") == "batch" and answer.get("ok") and not answer["start"].get("ok"):
             return answer["start"]
         return answer
+
+
+class RefusesAMissingDealAsIllegal(Session):
+    """Refuses the move that would reach a missing or bad deal of a game as ``illegal``, where the protocol
+    says ``bad-setup``: only a game given explicit later deals, or too few, meets it."""
+
+    name = "fake-refuses-a-missing-deal-as-illegal"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if message.get("cmd") == "batch" and answer.get("ok"):
+            for step in answer["steps"]:
+                act = step.get("act") if isinstance(step, dict) else None
+                if act is not None and not act.get("ok") and act["error"]["kind"] == "bad-setup":
+                    act["error"]["kind"] = "illegal"
+        elif message.get("cmd") == "act" and not answer.get("ok") and answer["error"]["kind"] == "bad-setup":
+            answer["error"]["kind"] = "illegal"
+        return answer

@@ -18,7 +18,7 @@ from reference_engine.outcomes import event_outcomes
 from reference_engine.wire import Session
 from tests.fuzz import fakes
 
-ALL = ("setup", "count", "variant", "pattern")
+ALL = ("setup", "count", "variant", "pattern", "deals")
 
 
 @pytest.mark.parametrize(("fake", "hands", "kind", "where"), [
@@ -29,6 +29,7 @@ ALL = ("setup", "count", "variant", "pattern")
     (fakes.IgnoresOptions, 200, "setup", "setup"),  # protocol 3: options it does not follow taken silently
     (fakes.MisclassifiesSets, 200, "pattern", "pattern"),  # pattern's answer wrong: only a pattern check asks it
     (fakes.RefusesABatchSetupWhole, 200, "setup", "setup"),  # a refused setup in a batch: only that check sends one
+    (fakes.RefusesAMissingDealAsIllegal, 300, "deals", "reject"),  # only a game with bad or too few deals meets it
 ])
 def test_each_kind_finds_a_fault_that_no_other_kind_meets(fake: Any, hands: int, kind: str, where: str) -> None:
     found = fuzz(FuzzConfig.of(engine=fake, hands=hands, seed=0, out=None, shrink=False))
