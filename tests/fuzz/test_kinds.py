@@ -194,3 +194,22 @@ def test_a_count_within_a_game_goes_to_protocol_3_engines_only() -> None:
     assert "count:in-game" in newer.kind_classes["count"] and "count:in-game" not in older.kind_classes["count"]
     assert newer.coverage["count:in-game"] and not older.coverage["count:in-game"]
     assert older.coverage["count:depth:2"] and older.coverage["kind:game"]
+
+
+def test_the_report_schema_names_every_check_kind() -> None:
+    import json
+    from pathlib import Path
+
+    from conformance.fuzz.config import CHECK_KINDS
+
+    schema = json.loads((Path(__file__).resolve().parents[2] / "spec" / "schema" / "report" / "fuzz.schema.json")
+                        .read_text(encoding="utf-8"))
+
+    def find(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "checks" in node and isinstance(node["checks"], dict) and "items" in node["checks"]:
+                return node["checks"]["items"]["enum"]
+            return next((e for e in map(find, node.values()) if e is not None), None)
+        return None
+
+    assert find(schema) == list(CHECK_KINDS)
