@@ -379,7 +379,8 @@ class RefusesABatchSetupWhole(Session):
     def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
         answer = super().handle(message)
         if message.get("cmd") == "batch" and answer.get("ok") and not answer["start"].get("ok"):
-            return answer["start"]
+            start: dict[str, Any] = answer["start"]
+            return start
         return answer
 
 
