@@ -16,6 +16,7 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +37,7 @@ def compiled_tree(quiet: bool = True) -> Path:
     """The folder of the compiled build of this checkout's engine (built on first use)."""
     target = BUILDS / f"compiled-{_sources_hash()}"
     if (target / "reference_engine").is_dir():
+        _engine_only(target)
         return target
     temp = BUILDS / "temp"
     command = [sys.executable, str(ROOT / "setup.py"), "-q", "build_py", "--build-lib", str(target),
@@ -44,7 +46,17 @@ def compiled_tree(quiet: bool = True) -> Path:
     proc = subprocess.run(command, cwd=ROOT, env=env, capture_output=quiet, text=True)
     if proc.returncode != 0 or not list((target / "reference_engine").glob("*.so")):
         raise SystemExit(f"the compiled build failed (exit {proc.returncode}):\n{proc.stdout or ''}{proc.stderr or ''}")
+    _engine_only(target)
     return target
+
+
+def _engine_only(target: Path) -> None:
+    """Leave only the engine in a build folder: build_py copies every package (the harness, the table, the
+    learning environments), and the folder is named by the engine's sources alone, so a copy of the harness
+    there would stay as it was when built and be measured instead of the checkout's."""
+    for path in target.iterdir():
+        if path.is_dir() and path.name != "reference_engine":
+            shutil.rmtree(path)
 
 
 def pure_tree() -> Path:

@@ -22,14 +22,15 @@ reaches is one more outcome id of the hand, so the campaign prints what each kin
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..notation import card, cards
+from ..notation import CANONICAL_DECK, card, card_text, cards
 from .compare import observation_field_differences, state_differences
 from .faults import DRAWN, Fault, FaultBuilder
 from .model import Chooser, Disagreement, FuzzerError, Step, Trace
+from .moves import DEAL_CLASSES
 
 Message = dict[str, Any]
 
@@ -37,11 +38,22 @@ SETUP_CHECK_PERCENT = 34
 """Share of hands that also send a setup to be refused (or accepted at a bound)."""
 COUNT_CHECK_PERCENT = 25
 """Share of hands that also count at one of their states."""
+PATTERN_CHECK_PERCENT = 20
+"""Share of hands that also ask ``pattern`` to classify cards of their plays."""
+BATCH_SETUP_PERCENT = 25
+"""Share of the refused setups sent in a ``batch`` (to an engine that declares it) rather than a ``start``."""
+PATTERNS = ("single", "run", "set", "none")
 VARIANT_PERCENT = 25
 """Share of hands (played by the reference's playout) whose actions are sent in variant spellings."""
+GAME_CHECK_COUNT_PERCENT = 60
+"""Share of games that also count at one of their states (a count within a game is what games alone ask)."""
+QUIET_PERCENT = {"setup": 8, "count": 6, "variant": 6, "game": 2, "pattern": 4}
+"""Each extra kind's share once it has stopped finding: every one of its classes met :data:`RARE_MET` times in
+the lane (:class:`Rates`). Not zero: a fault may hide in a class already met."""
+RARE_MET = 3
 VARIANTS = ("case", "order", "short")
 SIDE_PREFIXES = ("kind:", "setup:", "count:", "variant:", "observe:", "hands:", "dealer:", "seed:", "deck:",
-                 "game-setup:", "options:", "precedence:")
+                 "game-setup:", "options:", "precedence:", "pattern:", "deals:")
 """The outcome ids of side checks: coverage of the request kinds, never what the search steers by."""
 
 
@@ -51,12 +63,42 @@ COUNT_PHASES = ("calling", "playing", "ended")
 
 
 @dataclass(frozen=True)
+class Rates:
+    """How often a hand carries each extra kind (percent): a refused setup, a count, respelled actions, and how
+    often a hand is a whole game (which costs about six hands). A guided lane lowers a kind's rate to
+    :data:`QUIET_PERCENT` once that kind has stopped finding (:meth:`quieted`), so that the extra kinds cost in
+    proportion to what they find; a hand's rates go with it, so that it replays (shrinks) as it was played."""
+
+    setup: int = SETUP_CHECK_PERCENT
+    count: int = COUNT_CHECK_PERCENT
+    variant: int = VARIANT_PERCENT
+    game: int = 7
+    pattern: int = PATTERN_CHECK_PERCENT
+
+    def quieted(self, kinds: Iterable[str]) -> Rates:
+        """These rates with ``kinds`` (of ``setup``, ``count``, ``variant``, ``game``) at their quiet share."""
+        return replace(self, **{k: min(getattr(self, k), QUIET_PERCENT[k]) for k in kinds})
+
+
+FULL_RATES = Rates()
+
+
+@dataclass(frozen=True)
 class Mix:
     """What the side checks may send the candidate, decided from its handshake."""
 
     faults: tuple[Fault, ...] = ()
     count: bool = False
     divide: bool = False
+    pattern: bool = False
+    """Whether to ask ``pattern`` (capability ``pattern``; under options, only of an engine sent them)."""
+    explicit_deals: bool = False
+    """Whether a game's later deals may be explicit hands or too few (capabilities game and hands, protocol 2 and
+    later: a deal the game reaches is checked then, and the move that reaches a bad one refused)."""
+    batch_setups: bool = False
+    """Whether to send some refused setups in a ``batch``: protocol 3 (a batch whose setup breaks its schema is an
+    error object; under protocol 2 it may be the start's answer, and the kinds would still agree, but the
+    protocol leaves that to version 3 for the fuzzer)."""
     variants: bool = True
     observe: bool = False
     batch: bool = False
@@ -74,7 +116,11 @@ class Mix:
         """The coverage classes of each side-check kind, as this candidate is fuzzed."""
         out: dict[str, tuple[str, ...]] = {}
         if self.faults:
-            out["setup"] = tuple(f.id for f in self.faults)
+            out["setup"] = tuple(f.id for f in self.faults) + (("setup:in-batch",) if self.batch_setups else ())
+        if self.explicit_deals:
+            out["deals"] = DEAL_CLASSES
+        if self.pattern:
+            out["pattern"] = tuple(f"pattern:{p}" for p in PATTERNS)
         if self.count:
             out["count"] = ("count:depth:1", "count:depth:2", *(("count:divide",) if self.divide else ()),
                             *(f"count:phase:{p}" for p in COUNT_PHASES), *(("count:in-game",) if self.games and self.count_games else ()))
@@ -100,7 +146,7 @@ class Exchange:
 
 @dataclass
 class Check:
-    kind: str  # "setup" | "count"
+    kind: str  # "setup" | "count" | "pattern"
     trace: Trace
     exchanges: list[Exchange]
     outcomes: frozenset[str]
@@ -137,15 +183,41 @@ class Checks:
             candidate, reference = {**candidate, **message}, {**reference, **message}
         return self._exchange(candidate, "kind" if message is None else "batch", reference=reference)
 
-    def draw(self, trace: Trace, chooser: Chooser) -> list[Check]:
-        """The side checks of the hand ``trace`` (played on the reference already)."""
+    def draw(self, trace: Trace, chooser: Chooser, rates: Rates = FULL_RATES) -> list[Check]:
+        """The side checks of the hand ``trace`` (played on the reference already), at ``rates``."""
         checks = []
-        if self.faults and chooser.below(100) < SETUP_CHECK_PERCENT:
+        if self.faults and chooser.below(100) < rates.setup:
             checks.append(self.setup_check(trace, chooser))
-        countable = "game" not in trace.setup or self.mix.count_games
-        if self.mix.count and countable and chooser.below(100) < COUNT_CHECK_PERCENT:
+        game = "game" in trace.setup
+        countable = not game or self.mix.count_games
+        if self.mix.count and countable and chooser.below(100) < (GAME_CHECK_COUNT_PERCENT if game else rates.count):
             checks.append(self.count_check(trace, chooser))
+        if self.mix.pattern and chooser.below(100) < rates.pattern:
+            check = self.pattern_check(trace, chooser)
+            if check is not None:
+                checks.append(check)
         return checks
+
+    def pattern_check(self, trace: Trace, chooser: Chooser) -> Check | None:
+        """``pattern`` asked to classify the cards of one of the hand's plays, as played, or with one card
+        changed for another of the deck (mostly no pattern), or one card of it alone; None if nothing was played."""
+        plays = [s.action.split()[1:] for s in trace.steps if s.kind == "do" and s.action.startswith("play ")]
+        if not plays:
+            return None
+        names = list(cards(plays[chooser.below(len(plays))]))
+        how = chooser.below(4)
+        if how == 1:
+            outside = [c for c in CANONICAL_DECK if c not in names]
+            names[chooser.below(len(names))] = outside[chooser.below(len(outside))]
+        elif how == 2:
+            names = [names[chooser.below(len(names))]]
+        request: Message = {"cmd": "pattern", "options": dict(self.mix.options), "classify": card_text(names)}
+        exchange = self._exchange(request, "pattern")
+        answer = exchange.answer
+        if not answer.get("ok"):
+            raise FuzzerError(f"the reference refused to classify {request['classify']!r}: {answer}")
+        return Check("pattern", Trace(trace.options, trace.setup, trace.setup_kind, trace.hands, []), [exchange],
+                     frozenset({f"pattern:{answer['pattern']}"}))
 
     def setup_check(self, trace: Trace, chooser: Chooser) -> Check:
         fault = self.faults[chooser.below(len(self.faults))]
@@ -154,14 +226,18 @@ class Checks:
         if fault.id == "options:other" and options is not None:
             changed = {(d, o) for d, o in options.items() if self.mix.options.get(d) != o}
             expect = "unsupported" if changed & self.mix.unfollowed else None
+        broken = self._start(setup, options)
+        in_batch = self.mix.batch_setups and chooser.below(100) < BATCH_SETUP_PERCENT
+        if in_batch:
+            broken = {**broken, "cmd": "batch", "steps": [], "state": "last"}
         exchanges = [self._start_exchange(trace.setup),
-                     self._exchange(self._start(setup, options), "kind", expect),
+                     self._exchange(broken, "kind", expect),
                      self._exchange({"cmd": "state"}, "state")]
-        refused = not exchanges[1].answer.get("ok")
-        kind = "accepted" if not refused else str(exchanges[1].answer["error"]["kind"])
+        refused = _kind(exchanges[1].answer) is not None
+        kind = "accepted" if not refused else str(_kind(exchanges[1].answer))
         if expect is not None:
             kind = expect
-        reached = [*reached, f"setup:{kind}"]
+        reached = [*reached, f"setup:{kind}", *(("setup:in-batch",) if in_batch else ())]
         if self.mix.observe:
             exchanges += [self._exchange({"cmd": "observe", "seat": seat}, "observe") for seat in range(4)]
             if refused:
@@ -213,10 +289,14 @@ def compare(check: Check, exchange: Exchange, answer: Any, before: Message | Non
         return None  # a bound on one request's work: each engine's own (spec/PROTOCOL.md "Bounds")
     if exchange.expect_kind is not None:
         return None if _kind(got) == exchange.expect_kind else differs(["error"])
-    if bool(ref.get("ok")) != bool(got.get("ok")) or (not ref.get("ok") and _kind(ref) != _kind(got)):
-        return differs(["error" if not ref.get("ok") else "accepted"])
+    if got == ref:
+        return None  # the same answer: nothing to tell apart (most are)
+    if _kind(ref) != _kind(got) or bool(ref.get("ok")) != bool(got.get("ok")):
+        return differs(["error" if _kind(ref) is not None else "accepted"])
     if not ref.get("ok") or exchange.compare == "kind":
         return None
+    if exchange.compare == "pattern":
+        return differs(["pattern"]) if got.get("pattern") != ref.get("pattern") else None
     if exchange.compare == "state":
         fields = state_differences(ref, got)
         return differs(fields) if fields else None
@@ -228,7 +308,10 @@ def compare(check: Check, exchange: Exchange, answer: Any, before: Message | Non
 
 
 def _kind(answer: Message) -> Any:
+    """The error kind of an answer: its own, or (a ``batch`` answer) its ``start``'s; None if accepted."""
     error = answer.get("error")
+    if not isinstance(error, dict) and answer.get("ok") is True and isinstance(answer.get("start"), dict):
+        error = answer["start"].get("error")  # a batch whose setup the rules refuse: the start answers it
     return error.get("kind") if isinstance(error, dict) else None
 
 

@@ -140,12 +140,16 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--setup", action="append", choices=SETUP_KINDS, default=[],
                         help="setup kinds to draw from (repeatable; default all: hands, seed, deck, tigers)")
     parser.add_argument("--checks", type=parse_checks, default=CHECK_KINDS, metavar="KINDS",
-                        help="side checks the hands carry, comma-separated (default all: setup,count,variant; "
+                        help="side checks the hands carry, comma-separated (default all: setup,count,variant,pattern,deals; "
                              "'none' for none): setup sends a setup to be refused (every seat's entry, seeds at and "
-                             "past their bounds, decks, options, a game's deals) and compares the error kind, then "
-                             "state and every seat's observe; count compares count (and divide, if declared) at a "
+                             "past their bounds, decks, options, a game's deals; in a batch too) and compares the error "
+                             "kind, then state and every seat's observe; pattern compares pattern's classify answer "
+                             "for cards the hand played, as played and with one card changed; count compares count "
+                             "(and divide, if declared) at a "
                              "state drawn from the hand's play; variant sends the hand's actions respelled as the "
-                             "protocol allows (case, card order, short card forms). Each only if the candidate's "
+                             "protocol allows (case, card order, short card forms); deals gives some games explicit "
+                             "later deals (the 1-card hand drawn blind) or too few, and compares the refusal of the "
+                             "move that reaches a bad or missing one. Each only if the candidate's "
                              "capabilities and protocol allow it")
     parser.add_argument("--game", action="store_true",
                         help="play whole four-hand games (dealer rotation, void hands, cumulative scores) in "

@@ -27,7 +27,7 @@ from typing import Any
 from ..errors import ConformanceError
 from .moves import SETUP_KINDS
 
-CHECK_KINDS = ("setup", "count", "variant")
+CHECK_KINDS = ("setup", "count", "variant", "pattern", "deals")
 """The side checks a hand may carry: a setup to be refused, a count at one of its states, its actions
 respelled (conformance.fuzz.checks)."""
 

@@ -25,7 +25,7 @@ from typing import Any, NoReturn
 from ..engine import Engine, EngineInfo
 from ..errors import AdapterError, ProtocolViolation
 from ..normalize import ABSENT
-from .checks import VARIANT_PERCENT, Check, Checks, Mix, compare, respell
+from .checks import FULL_RATES, Check, Checks, Mix, Rates, compare, respell
 from .compare import (
     differing_result_fields,
     event_differences,
@@ -139,6 +139,9 @@ class Lockstep:
         self.moves = Moves(self._ref, self.options, setup_kinds, probe_percent, hand_kinds)
         self.mix = mix if mix is not None else Mix(variants=False, options=self.options, send_options=send_options)
         self.checks = Checks(self._ref, self.mix)
+        self.moves.explicit_deals = self.mix.explicit_deals
+        self.rates: Rates = FULL_RATES
+        """How often the next hands carry each extra kind (a guided lane sets them before each hand)."""
         self.requests = 0
         self.validate_all = candidate.validate
         self.compared_hands = 0
@@ -184,7 +187,7 @@ class Lockstep:
 
     def draw_setup(self, chooser: Chooser) -> tuple[str, dict[str, Any]]:
         """A random setup (:meth:`Moves.draw_setup`)."""
-        return self.moves.draw_setup(chooser)
+        return self.moves.draw_setup(chooser, self.rates.game)
 
     def play(self, chooser: Chooser) -> HandOutcome:
         mode = self.draw_mode(chooser)
@@ -214,7 +217,13 @@ class Lockstep:
         # play's (the search turns them to steer a claim), and a game opening replays a hand with its checks
         side = RandomChooser(random.Random(chooser.seed()))
         if mode in ("playout", "probes"):
-            return self._prepare_playout(trace, chooser, probing=mode == "probes", side=side)
+            if not self.moves.steps_only(setup):
+                return self._prepare_playout(trace, chooser, probing=mode == "probes", side=side)
+            # a game whose deals may refuse a move: the reference plays it step by step, and the candidate is
+            # compared when the hand is finished, as a playout hand is (it may still be answering the last one)
+            prepared = self._play(trace, chooser, side=side, defer=True)
+            assert isinstance(prepared, Prepared)
+            return prepared
         try:
             return self._play(trace, chooser, side=side)
         except _Failed as failed:
@@ -262,9 +271,9 @@ class Lockstep:
                                          [s.rule for s in trace.steps if s.kind == "reject"],
                                          game=trace.setup_kind == GAME_KIND)
         side = side or chooser
-        if self.mix.variants and side.below(100) < VARIANT_PERCENT:
+        if self.mix.variants and side.below(100) < self.rates.variant:
             outcomes |= self._respell(trace, script, side)
-        checks = self.checks.draw(trace, side)
+        checks = self.checks.draw(trace, side, self.rates)
         return Prepared(trace, script, outcomes | self._side_outcomes(trace, checks), checks=checks)
 
     def _side_outcomes(self, trace: Trace, checks: list[Check]) -> frozenset[str]:
@@ -360,7 +369,9 @@ class Lockstep:
         """The steps of ``trace`` played again step by step (the full report of a playout hand's finding)."""
         replay = Trace(trace.options, trace.setup, trace.setup_kind)
         try:
-            return self._play(replay, None, given=list(trace.steps))
+            outcome = self._play(replay, None, given=list(trace.steps))
+            assert isinstance(outcome, HandOutcome)  # not deferred: compared at once
+            return outcome
         except _Failed as failed:
             return HandOutcome(failed.failure.trace, len(failed.failure.trace.steps), failure=failed.failure)
 
@@ -371,7 +382,7 @@ class Lockstep:
         return message
 
     def _play(self, trace: Trace, chooser: Chooser | None, given: list[Step] | None = None,
-              side: Chooser | None = None) -> HandOutcome:
+              side: Chooser | None = None, defer: bool = False) -> HandOutcome | Prepared:
         # The reference plays the whole hand first (its legal actions drive every choice);
         # then the candidate answers the same requests, one by one or in one `batch`.
         ref_start = self._ref(self._start_message(trace.setup, False))
@@ -403,6 +414,12 @@ class Lockstep:
                 script.append(_Record(ref_answer, ref_state, script[-1].observations))  # unchanged
                 continue
             ref_answer = self._ref({"cmd": "act", "seat": seat, "action": action})
+            if not ref_answer.get("ok") and trace.setup_kind == GAME_KIND and self.moves.steps_only(trace.setup) \
+                    and ref_answer["error"]["kind"] == "bad-setup":
+                # the move that would reach a missing or bad deal: refused, and the game's play ends here
+                trace.steps.append(self._refused(seat, action, ref_answer))
+                script.append(_Record(ref_answer, ref_state, script[-1].observations))
+                break
             if not ref_answer.get("ok"):
                 raise FuzzerError(f"the reference refused its own legal action {action!r} by seat {seat}: {ref_answer}")
             trace.steps.append(Step(seat, action))
@@ -415,8 +432,13 @@ class Lockstep:
         outcomes = self.outcomes.reached((r.act for r in script[1:] if r.act is not None and r.act.get("ok")),
                                          [s.rule for s in trace.steps if s.kind == "reject"],
                                          game=trace.setup_kind == GAME_KIND)
-        checks = self.checks.draw(trace, side) if side is not None else []
+        checks = self.checks.draw(trace, side, self.rates) if side is not None else []
         outcomes |= self._side_outcomes(trace, checks)
+        if trace.setup_kind == GAME_KIND and self.moves.steps_only(trace.setup):
+            refused = bool(trace.steps) and trace.steps[-1].kind == "reject" and trace.steps[-1].error == "bad-setup"
+            outcomes |= self.moves.deal_outcomes(trace.setup, ref_state, refused)
+        if defer:
+            return Prepared(trace, script, outcomes, checks=checks)
         found = self._candidate(trace, script)
         if found is not None:
             return HandOutcome(found.trace, len(found.trace.steps), found, outcomes=outcomes)

@@ -47,7 +47,7 @@ class Fault:
 
 
 TWO_KINDS = frozenset({
-    "hands:short:dreamer", "hands:not-a-card:active", "hands:not-a-card:dreamer", "hands:three-entries",
+    "hands:short:dreamer", "hands:empty:active", "hands:not-a-card:active", "hands:not-a-card:dreamer", "hands:three-entries",
     "deck:not-a-card", "seed:2^64", "seed:20-digits", "seed:21-digits", "seed:negative",
     "game-setup:no-deals", "game-setup:bad-deal-seed", "options:not-an-id", "dealer:past-3",
 })
@@ -61,12 +61,13 @@ def _fault_table() -> tuple[Fault, ...]:
     table = [Fault(f"hands:{what}:{role}", ("hands",)) for what in HAND_FAULTS for role in ("active", "dreamer")]
     table += [Fault(f"hands:entry:{seat}", ("hands",)) for seat in range(4)]  # the seat a hands fault broke
     table += [Fault(name, ("hands",)) for name in ("hands:misplaced", "hands:three-entries", "hands:as-written",
-                                                  "dealer:past-3")]
+                                                  "dealer:past-3", "hands:empty:active")]
     # a request that breaks its schema is `malformed` from protocol 2 on (protocol 1 named no kind for it)
     table += [Fault("hands:extra-field", ("hands",), 2)]
     table += [Fault(name, ("seed",)) for name in ("seed:largest", "seed:zero")]
     table += [Fault(name, ("seed",), 2) for name in ("seed:2^64", "seed:20-digits", "seed:21-digits",
-                                                    "seed:negative", "seed:leading-zero")]
+                                                    "seed:negative", "seed:leading-zero", "seed:not-decimal",
+                                                    "seed:empty")]
     table += [Fault(name, ("deck",)) for name in ("deck:short", "deck:long", "deck:twice", "deck:not-a-card",
                                                  "deck:as-written")]
     table += [Fault(name, ("game", "seed"), 2) for name in ("game-setup:bad-deal-seed", "game-setup:no-deals")]
@@ -174,6 +175,8 @@ class FaultBuilder:
                 cards.pop(0 if cards[0] != cards[-1] else 1)
         elif what == "shared":
             cards[rng.randrange(len(cards))] = other[rng.randrange(len(other))]
+        elif what == "empty":
+            cards = []
         else:  # not-a-card
             cards[rng.randrange(len(cards))] = ("Xx9", "Sup0", "Gon10", "Wan")[rng.randrange(4)]
         return " ".join(cards)
@@ -182,7 +185,8 @@ class FaultBuilder:
     def _seed(fault: str, dealer: int, rng: random.Random, chooser: Chooser) -> tuple[Setup, Options | None, list[str]]:
         seed = {"seed:largest": str(MAX_SEED), "seed:zero": "0", "seed:2^64": str(MAX_SEED + 1),
                 "seed:20-digits": "9" * 20, "seed:21-digits": "1" + "0" * 20, "seed:negative": "-1",
-                "seed:leading-zero": "0" + str(rng.randrange(1, 1000))}[fault]
+                "seed:leading-zero": "0" + str(rng.randrange(1, 1000)),
+                "seed:not-decimal": ("12a", "0x1F", "1e3", " 7")[rng.randrange(4)], "seed:empty": ""}[fault]
         # valid seeds go as integers (Engine sends them as the protocol wants); broken ones as they are
         return {"dealer": dealer, "seed": int(seed) if fault in ("seed:largest", "seed:zero") else seed}, None, [fault]
 

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .checks import is_side
+from .checks import FULL_RATES, Rates, is_side
 from .driver import Lockstep, Prepared
 from .model import CandidateFailure, Disagreement, HandOutcome, Trace
 from .moves import GAME_KIND
@@ -49,6 +49,10 @@ RARE = 3
 MUTATE_PERCENT = 70
 """Share of hands (once the pool holds something) that start from a kept hand."""
 POOL_LIMIT = 400
+QUIET_AFTER = 2
+"""An extra kind (a refused setup, a count, respelled actions, a whole game) whose last this many hands in a lane
+reached no class of its own the lane had not met is drawn at its quiet rate (checks.Rates) until it finds
+again: the extra kinds cost in proportion to what they find."""
 OPENING_PERCENT = 30
 """Share of hands that, while a game opening waits (below), play it."""
 GAME_OPENINGS = {"end:void": "game:end:void", "end:five-tigers": "game:end:five-tigers",
@@ -134,6 +138,21 @@ class Lane:
         self.counts: Counter[str] = Counter()
         self.openings: dict[str, list[int]] = {}
         """Game class → the choices of a game opening with a hand that reached its single-hand outcome."""
+        self.fruitless: Counter[str] = Counter()
+        """Extra kind → the hands in a row that carried it and reached nothing new with it."""
+
+    def rates(self) -> Rates:
+        """The rates of the lane's next hand: each extra kind that stopped finding at its quiet share."""
+        quiet = [kind for kind in ("setup", "count", "variant", "game", "pattern") if self.fruitless[kind] >= QUIET_AFTER]
+        return FULL_RATES.quieted(quiet) if quiet else FULL_RATES
+
+    def _learn(self, outcomes: frozenset[str]) -> None:
+        """Whether each extra kind the hand carried found anything new (before ``counts`` take the hand in)."""
+        carried = {_extra_kind(o) for o in outcomes} - {None}
+        found = {_extra_kind(o) for o in outcomes if not self.counts[o]}
+        for kind in carried:
+            assert kind is not None
+            self.fruitless[kind] = 0 if kind in found else self.fruitless[kind] + 1
 
     def _weight(self, outcome: str) -> float:
         """(1 / times met)²; as much as a first meeting when the next of its family (``score:11`` →
@@ -199,6 +218,7 @@ class Lane:
             if len(prefix) > entry.setup_len:  # the seed of the side checks (Lockstep.prepare): drawn afresh
                 prefix[entry.setup_len] = rng.getrandbits(64)
         chooser = RecordingChooser(prefix, random.Random(rng.getrandbits(64)))
+        lockstep.rates = self.rates()
         mode = lockstep.draw_mode(chooser)
         mode_len = len(chooser.choices)
         kind, setup = lockstep.draw_setup(chooser)
@@ -209,6 +229,7 @@ class Lane:
             # a game is never kept: it reaches many classes at once (its every hand's), so its replays would
             # crowd out single hands; its own classes come from fresh games and openings (below)
             fresh = [o for o in outcomes if self.counts[o] < RARE and not is_side(o)] if kind != GAME_KIND else []
+            self._learn(outcomes)
             self.counts.update(outcomes)
             if fresh and len(self.pool) < POOL_LIMIT:
                 self.pool.append(_Entry(chooser.choices, setup_len, frozenset(o for o in outcomes if not is_side(o))))
@@ -226,6 +247,17 @@ class Lane:
             opening = lockstep.moves.game_opening(choices, *lengths, kind, self.rng.getrandbits(64))
             if opening is not None:
                 self.openings[target] = opening
+
+
+def _extra_kind(outcome: str) -> str | None:
+    """The extra kind an outcome id says a hand carried (``game`` for a rule or game class of a game's hand is
+    told by ``kind:game``), or None."""
+    if outcome == "kind:game" or outcome.startswith("game:"):
+        return "game"
+    if not is_side(outcome) or outcome in ("kind:hand", "observe:after-refused-action"):
+        return None
+    return {"count": "count", "variant": "variant", "pattern": "pattern", "deals": "game"}.get(
+        outcome.split(":")[0], "setup")
 
 
 def _late(rng: random.Random, entry: _Entry) -> int:
@@ -253,9 +285,9 @@ def play_lanes(lockstep: Lockstep, seed: int, hands: int, lanes: int, lane_ids: 
     results.update({lane: LaneResult(lane) for lane in lane_ids})
     limit = hands
     # A pipeline one hand deep: the candidate answers hand i while the reference prepares hand i + 1.
-    pending: tuple[int, Prepared | HandOutcome, list[int]] | None = None
+    pending: tuple[int, Prepared | HandOutcome, list[int], Rates] | None = None
 
-    def settle(index: int, prepared: Prepared | HandOutcome, choices: list[int]) -> bool:
+    def settle(index: int, prepared: Prepared | HandOutcome, choices: list[int], rates: Rates) -> bool:
         """Record the hand's outcome; True if it disagreed (every lane then stops at its index)."""
         nonlocal limit
         outcome = lockstep.finish(prepared)
@@ -263,7 +295,8 @@ def play_lanes(lockstep: Lockstep, seed: int, hands: int, lanes: int, lane_ids: 
         record = HandRecord(index, tuple(sorted(outcome.outcomes)), outcome.actions, outcome.failure)
         result.hands.append(record)
         found = outcome.disagreement is not None
-        if found:
+        if outcome.disagreement is not None:
+            outcome.disagreement.rates = rates
             result.found_at, result.found, result.choices = index, outcome.disagreement, choices
             limit = min(limit, index)
             if stop is not None:
@@ -290,7 +323,7 @@ def play_lanes(lockstep: Lockstep, seed: int, hands: int, lanes: int, lane_ids: 
             if found:
                 break  # this hand comes after the disagreement: dropped, as if never played
         lockstep.send(prepared)
-        pending = (index, prepared, choices)
+        pending = (index, prepared, choices, lockstep.rates)
     if pending is not None:
         settle(*pending)
     for lane in lane_ids:
@@ -312,6 +345,15 @@ def shrink(lockstep: Lockstep, choices: list[int], found: Disagreement, seconds:
     """The smallest disagreeing hand found by deleting and lowering ``choices``; and the replays made."""
     started = time.perf_counter()
     best, best_choices = found, list(choices)
+    kept, lockstep.rates = lockstep.rates, found.rates or FULL_RATES  # the hand replays at the rates it was found at
+    try:
+        return _shrink(lockstep, best, best_choices, seconds, started)
+    finally:
+        lockstep.rates = kept
+
+
+def _shrink(lockstep: Lockstep, best: Disagreement, best_choices: list[int], seconds: float | None,
+            started: float) -> tuple[Disagreement, int]:
     calls = 0
 
     def size(d: Disagreement, c: list[int]) -> tuple[int, int, int, int]:
@@ -325,6 +367,7 @@ def shrink(lockstep: Lockstep, choices: list[int], found: Disagreement, seconds:
         d = outcome.disagreement
         used = chooser.choices
         if d is not None and size(d, used) < size(best, best_choices):
+            d.rates = best.rates
             best, best_choices = d, used
             return True
         return False

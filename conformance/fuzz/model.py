@@ -150,6 +150,9 @@ class Disagreement:
     detail: list[str] = field(default_factory=list)
     request: Message | None = None
     """A side check's request the answers are to (a ``start``, ``state``, ``observe`` or ``count``)."""
+    rates: Any = None
+    """The rates of the extra kinds the hand was drawn at (checks.Rates; None: the full ones): a shrink replays
+    the hand at them."""
 
     @property
     def actions(self) -> int:
@@ -170,6 +173,11 @@ class Disagreement:
                       f"disagrees on {', '.join(self.fields)} in `{', '.join(self.detail)}`")
                      + f" (setup check: {self.trace.setup_kind})",
             "count": f"disagrees on {', '.join(self.fields)} of `count` at a state from play",
+            "pattern": (f"classifies {(self.request or {}).get('classify')!r} as {self.candidate.get('pattern')!r} "
+                        f"where the reference answers {self.reference.get('pattern')!r}"
+                        if self.fields == ["pattern"] else
+                        f"answers {_answer_text(self.candidate)} where the reference answers "
+                        f"{_answer_text(self.reference)} to `pattern`"),
             "events": (f"tells the events of {self.trace.steps[-1].action!r} otherwise ({'; '.join(self.detail)})"
                        if self.trace.steps else "tells an action's events otherwise"),
         }[self.where]

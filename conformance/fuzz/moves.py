@@ -27,11 +27,16 @@ GAME_KIND = "game"
 the search found can open a game), the later ones seeded."""
 SETUP_KINDS = (*HAND_KINDS, GAME_KIND)
 """The default mix: single hands of every setup, and whole games."""
-SETUP_WEIGHTS = {"hands": 45, "seed": 30, "deck": 15, "tigers": 10, GAME_KIND: 8}
-"""How often each kind is drawn, of the kinds a campaign plays (a game is about five hands long)."""
+SETUP_WEIGHTS = {"hands": 45, "seed": 30, "deck": 15, "tigers": 10}
+"""How often each hand kind is drawn, of the kinds a campaign plays. Whether a hand is a whole game is drawn
+first, apart (``game_percent``): a lane draws games less often once they stop finding (checks.Rates), and a
+kept hand replayed then is still the same hand."""
 GAME_DEALS = 16
 """Deals given to a game: enough for its 4 counting hands and the void or uncounted ones between."""
 FIVE_TIGERS = ("Sup1", "Gon1", "Zok1", "Sin1", "WanSin")
+EXPLICIT_DEALS_ONE_IN = 3
+"""Of the games, one in this many (when the candidate takes them) has explicit later deals, or too few."""
+DEAL_CLASSES = ("deals:explicit-played", "deals:ran-out", "deals:bad-deal")
 PATTERN_PROBE_PERCENT = 60
 """The least share of steps that probe while a Run or a Set is on the table (see ``Moves.probe_rate``)."""
 
@@ -49,17 +54,52 @@ class Moves:
         """The hand kinds the candidate takes (for a game's first deal when only games are played)."""
         self.probe_percent = probe_percent
         self._kinds: dict[str, str] = {}
+        self.explicit_deals = False
+        """Whether a game's later deals may be explicit hands, or too few (spec/PROTOCOL.md ``start``: a deal
+        checked when the game reaches it); set from the candidate's handshake (checks.Mix)."""
 
-    def draw_setup(self, chooser: Chooser) -> tuple[str, dict[str, Any]]:
-        """A random setup of one of the campaign's kinds; the simplest choice (0) is explicit hands."""
-        kind = self._pick(chooser, self.setup_kinds)
-        if kind != GAME_KIND:
+    @staticmethod
+    def steps_only(setup: dict[str, Any]) -> bool:
+        """Whether a game's deals may refuse a move (explicit later hands, or fewer deals than a game may need):
+        played step by step, where the reference's refusal of the move ends the game's play there."""
+        deals = setup.get("game", {}).get("deals", [])
+        return bool(deals) and (len(deals) < GAME_DEALS or any("hands" in d for d in deals[1:]))
+
+    @staticmethod
+    def deal_outcomes(setup: dict[str, Any], last: Message, refused: bool) -> frozenset[str]:
+        """What a game with explicit later deals or too few reached, from its setup and the last state: a later
+        deal of explicit hands played, a move refused for a missing deal (ran out) or a bad one."""
+        deals = setup["game"]["deals"]
+        used = int((last.get("game") or {}).get("deals") or 1)
+        out = set()
+        if any("hands" in d for d in deals[1:used]):
+            out.add("deals:explicit-played")
+        if refused:
+            out.add("deals:ran-out" if used >= len(deals) else "deals:bad-deal")
+        return frozenset(out)
+
+    def draw_setup(self, chooser: Chooser, game_percent: int = 7) -> tuple[str, dict[str, Any]]:
+        """A random setup of one of the campaign's kinds: a whole game ``game_percent`` of the time (when the
+        campaign plays both), else a hand; the simplest choices (0, 0) are a game opened with explicit hands."""
+        hand_kinds = tuple(k for k in self.setup_kinds if k != GAME_KIND)
+        game = not hand_kinds or (GAME_KIND in self.setup_kinds and chooser.below(100) < game_percent)
+        if not game:
+            kind = self._pick(chooser, hand_kinds)
             return kind, self._hand_setup(chooser, kind)
         first_kind = self._pick(chooser, self.deal_kinds)
         first = self._hand_setup(chooser, first_kind)
         rng = random.Random(chooser.seed())
         deals = [{k: v for k, v in first.items() if k != "dealer"}]
         deals += [{"seed": rng.getrandbits(64)} for _ in range(GAME_DEALS - 1)]
+        if self.explicit_deals and rng.randrange(EXPLICIT_DEALS_ONE_IN) == 0:
+            # later deals as explicit hands, the 1-card entry at a seat drawn blind: opposite the Dealer the game
+            # reaches, the game plays on; elsewhere the move that ends the hand before it is refused (bad-setup);
+            # and a game given too few deals for the hands it needs
+            for i in range(1, len(deals)):
+                if rng.randrange(2):
+                    deals[i] = {"hands": _explicit_hands(rng, rng.randrange(4))}
+            if rng.randrange(4) == 0:
+                deals = deals[:1 + rng.randrange(4)]
         return GAME_KIND, {"game": {"first_dealer": first["dealer"], "deals": deals}}
 
     @property
@@ -76,20 +116,16 @@ class Moves:
             pick -= SETUP_WEIGHTS[k]
         return kinds[-1]
 
-    @staticmethod
-    def pick_value(kind: str, kinds: tuple[str, ...]) -> int:
-        """The choice that makes :meth:`_pick` over ``kinds`` pick ``kind``."""
-        return sum(SETUP_WEIGHTS[k] for k in kinds[:kinds.index(kind)])
-
     def game_opening(self, choices: list[int], mode_len: int, setup_len: int, kind: str, seed: int) -> list[int] | None:
         """The choices of a game whose first hand is the single hand of ``choices`` (its setup of ``kind``
         drawn from ``choices[mode_len:setup_len]``, then its playout's draws), played on with the later deals
         seeded from ``seed``: the reference replays that hand as the game's first (None if games or that
         kind of first deal are not played)."""
-        if GAME_KIND not in self.setup_kinds or kind not in self.deal_kinds:
+        if GAME_KIND not in self.setup_kinds or kind not in self.deal_kinds or len(self.setup_kinds) < 2:
             return None
-        return [*choices[:mode_len], self.pick_value(GAME_KIND, self.setup_kinds), self.pick_value(kind, self.deal_kinds),
-                *choices[mode_len + 1:setup_len], seed, *choices[setup_len:]]
+        # a hand's choices: whether a game (no), its kind, its setup; a game's: yes (0), its first deal's kind and
+        # setup (the same draws), the later deals' seed
+        return [*choices[:mode_len], 0, *choices[mode_len + 1:setup_len], seed, *choices[setup_len:]]
 
     def _hand_setup(self, chooser: Chooser, kind: str) -> dict[str, Any]:
         dealer = chooser.below(4)
@@ -241,3 +277,10 @@ class Moves:
             if self.is_legal(state, seat, action):
                 return None
         return seat, action
+
+
+def _explicit_hands(rng: random.Random, single: int) -> list[str]:
+    """A deal of explicit hands with the 1-card entry at seat ``single``."""
+    deck = list(CANONICAL_DECK)
+    rng.shuffle(deck)
+    return [card_text([deck.pop() for _ in range(1 if seat == single else 12)]) for seat in range(4)]

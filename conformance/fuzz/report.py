@@ -97,10 +97,15 @@ class FuzzReport:
                  f"{self.search.hands} {'game' if self.config.campaign.game else 'hand'}(s)"
                  + (f" (every hand of the {games} game(s) counted)" if games and not self.config.campaign.game else "")]
         rare = sorted((self.coverage[c.id], c.id) for c in rules if 0 < self.coverage.get(c.id, 0) < 5)
+        first = self.first_reached()
         if rare:
-            lines.append("  rarely reached: " + ", ".join(f"{cid} ×{n}" for n, cid in rare))
+            lines.append("  rarely reached: " + ", ".join(f"{cid} ×{n}{self._first_text(first, cid)}" for n, cid in rare))
         if unreached:
             lines.append("  UNREACHED: " + ", ".join(f"{c.id} ({c.rule})" for c in unreached))
+        ends = [cid for cid in RARE_ENDS if any(c.id == cid for c in self.classes)]
+        if ends:
+            lines.append("  rare ends, the hand that first reached each: " + ", ".join(
+                f"{cid} {'in hand ' + str(first[cid]) if cid in first else 'never'}" for cid in ends))
         lines += self._kind_lines(games)
         if not self.every_class_reached:
             lines.append("NOT every class reached: see UNREACHED above")
@@ -108,20 +113,37 @@ class FuzzReport:
             lines.append("every kind reached every one of its classes")
         return lines
 
+    def first_reached(self) -> dict[str, int]:
+        """Each outcome class → the 1-based index of the first hand that reached it (of the lanes played)."""
+        first: dict[str, int] = {}
+        for lane in self.lanes:
+            for hand in lane.hands:
+                for outcome in hand.outcomes:
+                    if hand.index + 1 < first.get(outcome, hand.index + 2):
+                        first[outcome] = hand.index + 1
+        return first
+
+    @staticmethod
+    def _first_text(first: dict[str, int], cid: str) -> str:
+        return f" (first in hand {first[cid]})" if cid in first else ""
+
     def _kind_lines(self, games: int) -> list[str]:
         cov, lines = self.coverage, []
+        first = self.first_reached()
         game_classes = [c for c in self.classes if c.id.startswith("game:")]
         if game_classes:
             missing = [c.id for c in game_classes if not cov.get(c.id)]
             lines.append(f"games: {games} whole game(s), {cov.get('game:over', 0)} to game over; game outcome "
                          f"classes {len(game_classes) - len(missing)}/{len(game_classes)} reached"
-                         + ("; " + ", ".join(f"{c.id} ×{cov.get(c.id, 0)}" for c in game_classes[1:])))
+                         + ("; " + ", ".join(f"{c.id} ×{cov.get(c.id, 0)}" + (
+                             self._first_text(first, c.id) if cov.get(c.id, 0) < 5 else "") for c in game_classes[1:])))
             if missing:
                 lines.append("  UNREACHED: " + ", ".join(missing))
         text = {
             "setup": lambda: (f"setups: {sum(cov.get(f'setup:{k}', 0) for k in _SETUP_ANSWERS)} sent besides the hands' "
                               "own, compared on the error kind (then state and every seat's observe): "
-                              + ", ".join(f"{k} ×{cov.get(f'setup:{k}', 0)}" for k in _SETUP_ANSWERS)),
+                              + ", ".join(f"{k} ×{cov.get(f'setup:{k}', 0)}" for k in _SETUP_ANSWERS)
+                              + (f"; in a batch ×{cov.get('setup:in-batch', 0)}" if cov.get("setup:in-batch") else "")),
             "count": lambda: (f"counts: {cov.get('count:depth:1', 0) + cov.get('count:depth:2', 0)} compared at "
                               f"states from play (depth 1 ×{cov.get('count:depth:1', 0)}, depth 2 "
                               f"×{cov.get('count:depth:2', 0)}, divide ×{cov.get('count:divide', 0)}, in a game "
@@ -129,6 +151,10 @@ class FuzzReport:
             "variant": lambda: ("action text variants: " + ", ".join(
                 f"{v.split(':')[1]} ×{cov.get(v, 0)}" for v in self.kind_classes["variant"])
                 + " hand(s) sent respelled actions, first taken by the reference"),
+            "deals": lambda: ("games with explicit later deals or too few: " + ", ".join(
+                f"{d.split(':')[1]} ×{cov.get(d, 0)}" for d in self.kind_classes["deals"])),
+            "pattern": lambda: ("patterns: pattern's classify answer compared for cards of the hands' plays: "
+                                + ", ".join(f"{p.split(':')[1]} ×{cov.get(p, 0)}" for p in self.kind_classes["pattern"])),
             "observe": lambda: (f"observe after refusals: every seat's observation compared in "
                                 f"{cov.get('observe:after-refused-action', 0)} hand(s) after a refused action, "
                                 f"{cov.get('observe:after-refused-setup', 0)} time(s) after a refused setup"),
@@ -249,6 +275,11 @@ def engine_json(spec: str, info: Mapping[str, Any]) -> dict[str, Any]:
     """The engine a report is of: its spec and what it said in ``hello``."""
     return {"spec": spec, "name": info.get("name"), "version": info.get("version"),
             "protocol": info.get("protocol"), "options": dict(info.get("options") or {})}
+
+
+RARE_ENDS = ("score:11", "score:12", "dreamer-count:9", "game:end:five-tigers", "game:end:void", "game:score:12")
+"""The rarest ends a campaign steers toward: the report says at which hand each was first reached, so that a
+change that makes the search slower to reach one (a 12-trick claim at hand 323, then not in 1,000) shows."""
 
 
 def _lanes_text(ids: list[int], lanes: int) -> str:

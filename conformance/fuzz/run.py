@@ -109,6 +109,9 @@ def side_checks(config: FuzzConfig, info: EngineInfo, options: dict[str, str], s
     return Mix(faults=faults_for(info.capabilities, info.protocol, sendable) if "setup" in checks else (),
                count="count" in info.capabilities and "count" in checks,
                divide="divide" in info.capabilities and info.protocol >= 2, variants="variant" in checks,
+               pattern="pattern" in info.capabilities and "pattern" in checks and (send or not options),
+               batch_setups=batch and info.protocol >= 3 and "setup" in checks,
+               explicit_deals=games and "hands" in info.capabilities and info.protocol >= 2 and "deals" in checks,
                observe=observe, batch=batch, games=games, count_games=info.protocol >= 3, options=dict(options),
                send_options=send,
                other_options=tuple(other), unfollowed=frozenset((d, o) for d, o in other if not follows(d, o)))
@@ -258,7 +261,7 @@ def _write(report: FuzzReport, candidate: Engine) -> None:
                           + (f", shrunk to {d.actions} action(s)." if report.search.shrunk is not None else "."))
 
             def build(explicit: bool) -> dict[str, Any] | None:
-                if d.where in ("setup", "count"):  # a side check's: no scenario kind replays it; its trace is kept
+                if d.where in ("setup", "count", "pattern"):  # a side check's: no scenario kind replays it; its trace is kept
                     return None
                 return disagreement_scenario(d, spec, explicit=explicit, engine_name=f"The engine {name!r}",
                                              provenance=provenance)

@@ -334,6 +334,9 @@ class Session:
             except PlayoutTooLong:
                 self._hand, self.game, self.profile = saved
                 return self._batch_bound(f"{len(steps)} steps and a playout of more than {room} actions")
+            except HakkaError:  # the random player reached a move the game refuses (a missing or bad next deal)
+                self._hand, self.game, self.profile = saved  # an error never changes state
+                raise
             answer["choices"] = playout.choices
         last = entries[-1]
         if "state" not in last:

@@ -73,6 +73,9 @@ def test_capabilities_alone_decide_what_is_sent_and_what_is_skipped(
     results, session = _run(schemas, spec_data, factory, corpus)
     for scenario, result in zip(corpus, results, strict=True):
         missing = _needs(scenario) - declared
+        if scenario.data.get("protocol", 1) > 2:  # these engines speak protocol 2: a newer scenario is skipped
+            assert result.status == "skip" and "protocol" in result.reason, (scenario.id, result.reason)
+            continue
         if missing:
             assert result.status == "skip", (scenario.id, result.status, result.reason)
             assert all(repr(c) in result.reason for c in missing), (scenario.id, result.reason)

@@ -734,3 +734,17 @@ def test_no_option_makes_a_pattern_answer_depend_on_led() -> None:
                                        "challenger": challenger, "elders": elders, "led": led}).get("beats")
                        for led in (True, False)}
             assert len(answers) == 1, (chosen, current, challenger, answers)
+
+
+def test_a_playout_that_reaches_a_missing_deal_leaves_the_session_as_it_was() -> None:
+    """spec/PROTOCOL.md: an error never changes state, a refused batch included. A game of one deal: the
+    playout's move that ends its first hand needs a second deal, and the whole batch is refused."""
+    session = Session()
+    session.handle({"cmd": "hello", "protocol": 3})
+    assert session.handle({"cmd": "start", "setup": {"dealer": 1, "seed": "5"}})["ok"]
+    session.handle({"cmd": "act", "seat": 2, "action": "pass"})
+    before = session.handle({"cmd": "state"})
+    answer = session.handle({"cmd": "batch", "setup": {"game": {"first_dealer": 0, "deals": [{"seed": "1"}]}},
+                             "steps": [], "playout": {"seed": "3"}, "state": "last"})
+    assert answer["ok"] is False and answer["error"]["kind"] == "bad-setup" and "deal 2" in answer["error"]["message"]
+    assert session.handle({"cmd": "state"}) == before

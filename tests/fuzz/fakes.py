@@ -356,3 +356,47 @@ class IgnoresOptions(Session):
         if message.get("cmd") in ("start", "pattern") and "options" in message:
             message = {k: v for k, v in message.items() if k != "options"}
         return super().handle(message)
+
+
+class MisclassifiesSets(Session):
+    """Answers ``pattern`` that a Set is a Run (its play of a Set is right): only a pattern check meets it."""
+
+    name = "fake-misclassifies-sets"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if message.get("cmd") == "pattern" and answer.get("pattern") == "set":
+            answer["pattern"] = "run"
+        return answer
+
+
+class RefusesABatchSetupWhole(Session):
+    """Answers a ``batch`` whose setup the rules refuse with an error object (the start's error), where the
+    protocol wants ``ok`` with the refusal as the ``start`` answer: only a refused setup sent in a batch meets it."""
+
+    name = "fake-refuses-a-batch-setup-whole"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if message.get("cmd") == "batch" and answer.get("ok") and not answer["start"].get("ok"):
+            start: dict[str, Any] = answer["start"]
+            return start
+        return answer
+
+
+class RefusesAMissingDealAsIllegal(Session):
+    """Refuses the move that would reach a missing or bad deal of a game as ``illegal``, where the protocol
+    says ``bad-setup``: only a game given explicit later deals, or too few, meets it."""
+
+    name = "fake-refuses-a-missing-deal-as-illegal"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if message.get("cmd") == "batch" and answer.get("ok"):
+            for step in answer["steps"]:
+                act = step.get("act") if isinstance(step, dict) else None
+                if act is not None and not act.get("ok") and act["error"]["kind"] == "bad-setup":
+                    act["error"]["kind"] = "illegal"
+        elif message.get("cmd") == "act" and not answer.get("ok") and answer["error"]["kind"] == "bad-setup":
+            answer["error"]["kind"] = "illegal"
+        return answer

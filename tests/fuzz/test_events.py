@@ -37,7 +37,7 @@ def test_the_fuzzer_finds_a_misreport_and_writes_an_events_scenario(mutant_id: s
     (written,) = report.written
     assert written.verified, report.format()
     (scenario,) = yaml.safe_load(written.path.read_text(encoding="utf-8"))["scenarios"]
-    last = scenario["trajectory"]["steps"][-1]
+    last = (scenario.get("trajectory") or scenario["game"])["steps"][-1]  # a hand, or a whole game
     assert "do" in last and last["expect"]["events"] == found.reference["events"]
     assert set(scenario["clauses"]) <= {"PLAY-6", "ELD-2", "CALL-4", "CLAIM-1", "TIG-1", "GAME-1"}
     assert run_through_runner(written.path, Engine(parse_engine_spec("reference"), default_schemas())) == "pass"

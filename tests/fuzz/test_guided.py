@@ -350,3 +350,29 @@ def test_game_mode_finds_a_misreading_visible_across_hands_and_writes_a_game_sce
     assert report.format().startswith("fuzz:") and "games: " in report.format()
     clean = fuzz(FuzzConfig.of(engine="reference", hands=3, seed=0, out=None, game=True, observe="last"))
     assert clean.ok and "rule outcome classes reached in 3 game(s)" in clean.format()
+
+
+def test_an_extra_kind_that_stops_finding_is_drawn_at_its_quiet_rate_until_it_finds_again() -> None:
+    from conformance.fuzz.checks import FULL_RATES, QUIET_PERCENT
+    from conformance.fuzz.guided import QUIET_AFTER, Lane
+
+    lane = Lane(0, 0)
+
+    def hand(*outcomes: str) -> None:
+        lane._learn(frozenset(outcomes))
+        lane.counts.update(outcomes)
+
+    hand("kind:hand", "setup:bad-setup", "seed:zero", "count:depth:1")
+    assert lane.rates() == FULL_RATES
+    for _ in range(QUIET_AFTER):  # the same classes again: the setup and count checks found nothing new
+        hand("kind:hand", "setup:bad-setup", "seed:zero", "count:depth:1")
+    quiet = lane.rates()
+    assert (quiet.setup, quiet.count) == (QUIET_PERCENT["setup"], QUIET_PERCENT["count"])
+    assert (quiet.variant, quiet.game) == (FULL_RATES.variant, FULL_RATES.game)  # never carried: not judged
+    hand("kind:hand", "setup:malformed", "seed:negative")  # the setup check finds again: back to its full rate
+    assert lane.rates().setup == FULL_RATES.setup and lane.rates().count == QUIET_PERCENT["count"]
+    for _ in range(QUIET_AFTER):
+        hand("kind:game", "game:over", "game:end:claim")
+    assert lane.rates().game == FULL_RATES.game  # the first game found game:over; the next ones nothing
+    hand("kind:game", "game:over")
+    assert lane.rates().game == QUIET_PERCENT["game"]

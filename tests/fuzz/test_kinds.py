@@ -18,7 +18,7 @@ from reference_engine.outcomes import event_outcomes
 from reference_engine.wire import Session
 from tests.fuzz import fakes
 
-ALL = ("setup", "count", "variant")
+ALL = ("setup", "count", "variant", "pattern", "deals")
 
 
 @pytest.mark.parametrize(("fake", "hands", "kind", "where"), [
@@ -27,11 +27,16 @@ ALL = ("setup", "count", "variant")
     (fakes.RefusesShortForms, 60, "variant", "act"),  # a legal spelling refused: only a respelled action has it
     (fakes.ShowsTheDreamerAfterARefusedSetup, 60, "setup", "setup"),  # observe changed by a refused start
     (fakes.IgnoresOptions, 200, "setup", "setup"),  # protocol 3: options it does not follow taken silently
+    (fakes.MisclassifiesSets, 200, "pattern", "pattern"),  # pattern's answer wrong: only a pattern check asks it
+    (fakes.RefusesABatchSetupWhole, 200, "setup", "setup"),  # a refused setup in a batch: only that check sends one
+    (fakes.RefusesAMissingDealAsIllegal, 300, "deals", "reject"),  # only a game with bad or too few deals meets it
 ])
 def test_each_kind_finds_a_fault_that_no_other_kind_meets(fake: Any, hands: int, kind: str, where: str) -> None:
     found = fuzz(FuzzConfig.of(engine=fake, hands=hands, seed=0, out=None, shrink=False))
     d = found.disagreement
     assert d is not None and d.where == where, found.format()
+    if fake is fakes.RefusesABatchSetupWhole:  # the start's own refusals agree: a batch found it
+        assert d.request is not None and d.request["cmd"] == "batch", found.format()
     without = fuzz(FuzzConfig.of(engine=fake, hands=hands, seed=0, out=None, shrink=False,
                                  checks=tuple(k for k in ALL if k != kind)))
     assert without.ok, without.format()
@@ -93,6 +98,14 @@ def test_every_kind_prints_its_coverage() -> None:
                  "observe after refusals:"):
         assert f"\n{head}" in text, text
     assert "NOT every class reached" in text and not report.every_class_reached
+    first = report.first_reached()
+    ends = next(line for line in text.splitlines() if line.startswith("  rare ends"))
+    for cid in ("score:12", "game:score:12"):  # each named, with the hand that first reached it or never
+        assert (f"{cid} in hand {first[cid]}" if cid in first else f"{cid} never") in ends, ends
+    for lane in report.lanes:  # the first hand of a class is one whose outcomes hold it, and none before
+        for hand in lane.hands:
+            for outcome in hand.outcomes:
+                assert first[outcome] <= hand.index + 1
     assert any("UNREACHED" in line for line in text.splitlines() if "hands:" in line or "seed:" in line)
 
 
@@ -155,6 +168,7 @@ def test_the_default_campaign_of_1000_hands_with_seed_0_reaches_every_class_and_
     report = fuzz(FuzzConfig.of(engine="reference", hands=1000, seed=0, out=None))
     assert report.ok and report.every_class_reached, report.format()
     assert report.format().endswith("every kind reached every one of its classes")
+    assert "never" not in next(line for line in report.format().splitlines() if line.startswith("  rare ends"))
     cov = report.coverage
     for game_class in ("game:end:void", "game:end:five-tigers", "game:score:12", "game:over"):
         assert cov[game_class], game_class
@@ -180,3 +194,22 @@ def test_a_count_within_a_game_goes_to_protocol_3_engines_only() -> None:
     assert "count:in-game" in newer.kind_classes["count"] and "count:in-game" not in older.kind_classes["count"]
     assert newer.coverage["count:in-game"] and not older.coverage["count:in-game"]
     assert older.coverage["count:depth:2"] and older.coverage["kind:game"]
+
+
+def test_the_report_schema_names_every_check_kind() -> None:
+    import json
+    from pathlib import Path
+
+    from conformance.fuzz.config import CHECK_KINDS
+
+    schema = json.loads((Path(__file__).resolve().parents[2] / "spec" / "schema" / "report" / "fuzz.schema.json")
+                        .read_text(encoding="utf-8"))
+
+    def find(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "checks" in node and isinstance(node["checks"], dict) and "items" in node["checks"]:
+                return node["checks"]["items"]["enum"]
+            return next((e for e in map(find, node.values()) if e is not None), None)
+        return None
+
+    assert find(schema) == list(CHECK_KINDS)

@@ -17,7 +17,13 @@ Three families:
   scenarios run under that decision's default can kill it;
 - misreports: the default rules, played right, whose accepted ``act`` answers
   tell the move's events wrong (``report`` rewrites them): only an ``events``
-  expectation, or the fuzzer comparing events, can kill them.
+  expectation, or the fuzzer comparing events, can kill them;
+- miswirings: the default rules, played right, with one other request answered
+  wrong (``session``, the fuzzer's fake engines of ``tests/fuzz/fakes.py``):
+  each is met by one kind of the fuzzer's side checks only (a ``pattern``
+  answer, a refused setup in a ``batch``, the move reaching a bad deal), which
+  ``tests/fuzz/test_kinds.py`` proves, and killed by the corpus's scenarios of
+  that request.
 
 Every mutant is also an in-process engine for the conformance runner::
 
@@ -67,6 +73,8 @@ class Mutant:
     """The decision option the mutant plays whatever is asked (``"D16=lowest"``), if it is one."""
     report: Callable[[list[str]], list[str]] | None = None
     """For a misreport: how it rewrites the events of each accepted ``act`` (in ``batch`` steps too)."""
+    session: type[Session] | None = None
+    """For a miswiring: the session class that answers one request wrong (the rules played right)."""
 
     @property
     def factory_name(self) -> str:
@@ -80,7 +88,8 @@ class Mutant:
     def factory(self) -> Any:
         """A protocol session playing under this mutant's rules, named ``mutant-<id>`` in ``hello``."""
         # ``name`` is a class attribute (the compiled Session has no instance field for it): a subclass per mutant
-        named = cast(type[Session], type(f"Session_{self.factory_name}", (Session,), {"name": f"mutant-{self.id}"}))
+        base = self.session or Session
+        named = cast(type[Session], type(f"Session_{self.factory_name}", (base,), {"name": f"mutant-{self.id}"}))
         session = named(rules=self.rules)
         session.count_node_limit = MUTANT_COUNT_NODE_LIMIT
         return session if self.report is None else Misreporting(session, self.report)
@@ -683,6 +692,24 @@ def _promotion_untold(events: list[str]) -> list[str]:
 @misreport("events-privilege-untold", "A call that makes the Privileged Player is told as a plain call.", ["CALL-4"])
 def _privilege_untold(events: list[str]) -> list[str]:
     return [e.replace(" call (privileged)", " call") for e in events]
+
+# ====================================================================== miswirings
+
+
+def _miswirings() -> list[Mutant]:
+    from tests.fuzz import fakes
+
+    return [Mutant(id, description, tuple(clauses), DEFAULT_RULES, session=session) for id, description, clauses, session in (
+        ("pattern-sets-as-runs", "Answers pattern that a Set is a Run, while its play of a Set is right.", ["PAT-1", "PAT-3"],
+         fakes.MisclassifiesSets),
+        ("batch-setup-refused-whole", "Refuses a batch whose setup the rules refuse with an error object, where "
+         "the start answer in the batch should hold the refusal.", ["DEAL-1"], fakes.RefusesABatchSetupWhole),
+        ("missing-deal-illegal", "Refuses the move that would reach a missing or bad deal of a game as illegal, "
+         "not bad-setup.", ["GAME-1"], fakes.RefusesAMissingDealAsIllegal),
+    )]
+
+
+MUTANTS.extend(_miswirings())
 
 # ====================================================================== factories
 

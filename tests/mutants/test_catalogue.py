@@ -83,8 +83,8 @@ def test_entry_is_well_formed(m: Mutant) -> None:
     if m.pins is not None:
         decision, _, option = m.pins.partition("=")
         assert decision in DECISION_IDS and option
-    if m.report is not None:  # a misreport plays the default rules; only its events are wrong
-        assert m.rules is DEFAULT_RULES and m.pins is None
+    if m.report is not None or m.session is not None:  # a misreport or miswiring plays the default rules
+        assert m.rules is DEFAULT_RULES and m.pins is None and (m.report is None or m.session is None)
         return
     assert isinstance(m.rules, Rules) and m.rules != DEFAULT_RULES
 
@@ -94,6 +94,9 @@ def test_mutant_changes_one_thing(m: Mutant) -> None:
     """A mutant is a pinned option, or overrides one rule of the default rules (two for one misreading at most)."""
     if m.report is not None:
         assert m.rules is DEFAULT_RULES
+        return
+    if m.session is not None:  # one request answered otherwise: the session overrides handle, and nothing else
+        assert m.rules is DEFAULT_RULES and {n for n, v in vars(m.session).items() if callable(v)} == {"handle"}
         return
     if m.pins is not None:
         assert type(m.rules) is PinnedRules and m.rules.pins == (tuple(m.pins.split("=")),)
@@ -156,6 +159,12 @@ def test_control_pattern_answers_match_the_reference() -> None:
 
 @pytest.mark.parametrize("m", MUTANTS, ids=lambda m: m.id)
 def test_mutant_differs_from_the_reference(m: Mutant) -> None:
+    if m.session is not None:  # plays like the reference; one side check of the fuzzer tells it apart
+        from conformance.fuzz import FuzzConfig, fuzz
+
+        report = fuzz(FuzzConfig.of(engine=m.factory, hands=300, seed=0, out=None, shrink=False))
+        assert report.disagreement is not None, f"{m.id}: {report.format()}"
+        return
     if m.id in TARGETED:
         start, script = TARGETED[m.id]
         div = lockstep(catalogue.reference(), m.factory(), start, script=script, policy=random_policy(claim_rate=1.0))

@@ -116,7 +116,7 @@ class AcceptsEverySetup(Recording):
 
 
 def accepts_every_setup() -> AcceptsEverySetup:
-    return AcceptsEverySetup()
+    return AcceptsEverySetup(protocol=3)  # the newest: every setup scenario is run, those of protocol 3 too
 
 
 class ForgetsOnRefusal(Recording):
@@ -129,4 +129,4 @@ class ForgetsOnRefusal(Recording):
 
 
 def forgets_on_refusal() -> ForgetsOnRefusal:
-    return ForgetsOnRefusal()
+    return ForgetsOnRefusal(protocol=3)  # the newest: every setup scenario is run, those of protocol 3 too
