@@ -230,7 +230,7 @@ def test_the_language_switcher_keeps_the_page_and_the_session(live, browser) -> 
     body = browser.find_element(By.TAG_NAME, "body")
     wait(lambda: body.get_attribute("data-version") == str(table.version), what="the seat's view again")
     assert browser.current_url == before, "the switcher keeps the page (the same seat of the same table)"
-    assert "Votre main" in body.text and "Siège" in body.text
+    assert "Votre main" in body.text and "Place " in body.text and "Siège" not in body.text
     browser.get(f"{live.base}/replay")
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fr", "kept for the session"
 

@@ -74,7 +74,7 @@ def test_out_of_turn_other_seat_garbage_and_forged_tokens_are_refused_and_the_ta
 
     out_of_turn = seat1.error_after({"type": "act", "action": "call"})
     assert out_of_turn["kind"] == "illegal" and out_of_turn["rule"] == "CALL-1"
-    assert out_of_turn["href"] == "/rulebook/rules/call.html#call-1"
+    assert out_of_turn["href"] == "/rulebook/en/rules/call.html#call-1"  # the rulebook of the socket's language
 
     for_another = seat1.error_after({"type": "act", "seat": 0, "action": "call"})
     assert for_another["rule"] == "GAME-5" and "seat 1" in for_another["message"]

@@ -175,9 +175,8 @@ def test_the_theme_check_fails_without_the_books_theme_catalogs(tmp_path: Path) 
         assert want in found, f"the theme check missed {want}: {sorted(found)}"
 
 
-# The table's one wrong term left: hakka_play/i18n.py's doctest and tests/play/test_browser.py show
-# "Siège 2"; the table's owners change them with the msgstr (REVIEW.md).
-TABLE_LEFT = {("fr", "Seat {seat}")}
+# None left: French "Seat {seat}" is "Place {seat}" too, with hakka_play/i18n.py's doctest and tests/play/test_browser.py.
+TABLE_LEFT: set[tuple[str, str]] = set()
 
 
 def test_the_tables_catalogs_have_no_wrong_term() -> None:
