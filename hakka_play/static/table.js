@@ -83,6 +83,7 @@
       const d = el("div", "pl-detail", _("The engine says (in English):") + " ");
       const words = el("span", "", msg.detail); words.lang = "en"; words.dir = "ltr"; d.append(words); box.append(d);
     }
+    box.scrollIntoView({ block: "nearest" });  // a refused try shows why, where the player looks
   }
   function hideError() { $("error").hidden = true; }
   function showInvite(list) {

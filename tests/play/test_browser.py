@@ -181,7 +181,23 @@ def opened(browser, live, table: Table, extra: str = "") -> None:
     wait(lambda: body.get_attribute("data-version") == str(table.version), what="the seat's view")
 
 
-def test_the_table_in_each_language_arabic_mirrored_with_screenshots(live, browser) -> None:
+# Text a reader reads as prose: every text node but notation (rule IDs, card codes, URLs, code).
+PROSE_DIGITS = """
+  const skip = '.pl-rule, code, .pl-url, script, #hk-langbox, [dir="ltr"]';
+  const out = []; const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (n.parentElement.closest(skip) || !n.parentElement.offsetParent) continue;
+    if (/[0-9]/.test(n.textContent)) out.push(n.textContent);
+  }
+  return out;
+"""
+# the first person of the seat's own call or pass, and the third person a page must never pair with "you"
+OWN_CALL = {"en": ("You call", "You pass"), "de": ("Sie sagen an", "Sie passen"), "fr": ("Vous annoncez", "Vous passez"),
+            "hi": ("आप कॉल करते हैं", "आप पास करते हैं"), "ar": ("تطلب", "تتجاهل")}
+WRONG_PERSON = {"en": "You calls", "de": "Sie sagt an", "fr": "Vous annonce ", "hi": "आप कॉल करता है", "ar": "أنت يطلب"}
+
+
+def test_the_table_in_each_language_arabic_text_mirrored_seats_not_with_screenshots(live, browser) -> None:
     seed = next(s for s in range(5, 60) if _busy(s))
     table = live.call(live.play.add_table, mid_hand_table(seed))
     SCREENS.mkdir(parents=True, exist_ok=True)
@@ -204,11 +220,54 @@ def test_the_table_in_each_language_arabic_mirrored_with_screenshots(live, brows
             assert len(backs.find_elements(By.CSS_SELECTOR, ".hk-back")) == sizes[seat]
         direction = browser.execute_script("return getComputedStyle(document.querySelector('.pl-handcards')).direction")
         assert direction == "ltr", "card notation stays left-to-right"
+        rows = browser.execute_script("return [...document.querySelectorAll('.hk-cards')].map(e => getComputedStyle(e).direction)")
+        assert set(rows) == {"ltr"}, f"{lang}: every row of cards runs one way: {rows}"
         positions[lang] = {pos: browser.find_element(By.ID, f"pos-{pos}").rect["x"] for pos in ("left", "right")}
+        # the seat's own call or pass in the first person, never "You" with a third-person verb
+        history = browser.find_element(By.ID, "history").text
+        assert any(w in history for w in OWN_CALL[lang]) and WRONG_PERSON[lang] not in history, (lang, history)
+        # one numeral system a page: Eastern Arabic digits in Arabic (the seed's), Western elsewhere
+        western = browser.execute_script(PROSE_DIGITS)
+        if lang == "ar":
+            assert not western, f"Western digits in the Arabic page's prose: {western}"
+            assert any(c in text for c in "٠١٢٣٤٥٦٧٨٩"), "the Arabic page writes its numbers in Eastern Arabic digits"
+            seat_box = browser.find_element(By.ID, "pos-right").get_attribute("dir") or browser.execute_script(
+                "return getComputedStyle(document.getElementById('pos-right')).direction")
+            assert seat_box == "rtl", "the text inside a seat is right-to-left"
+        else:
+            assert not any(c in text for c in "٠١٢٣٤٥٦٧٨٩"), lang
         browser.save_screenshot(str(SCREENS / f"table-{lang}.png"))
     for lang in LANGS:
-        mirrored = positions[lang]["right"] < positions[lang]["left"]
-        assert mirrored == (lang == "ar"), (lang, positions[lang])
+        # seat s + 1 sits to the right of seat s in every language: play runs counterclockwise, as the rules
+        # (the Arabic seed's "عكس عقارب الساعة" too) say; an Arabic page mirrors its text, never the seating
+        assert positions[lang]["right"] > positions[lang]["left"], (lang, positions[lang])
+
+
+def test_a_play_the_rules_refuse_shows_its_clause_in_the_page_in_the_players_language(live, browser) -> None:
+    """Issue 30 §4.3: the page lets the player try a selection that is no legal play; the refusal shows in the
+    page: the clause, linked to the rulebook of the player's language, and its statement in that language."""
+    table = live.call(live.play.add_table, mid_hand_table(next(s for s in range(5, 60) if _busy(s))))
+    hand = table.current.hand
+    legal = {" ".join(sorted(str(a).split()[1:])) for a in hand.legal_actions().actions if str(a).startswith("play ")}
+    cards = str(hand.observation(0).hand).split()
+    wrong = next([c] for c in cards if c not in legal) if any(c not in legal for c in cards) else next(
+        [a, b] for a in cards for b in cards if a < b and " ".join(sorted([a, b])) not in legal)
+    version = table.version
+    opened(browser, live, table, "&lang=ar")
+    for name in wrong:
+        browser.find_element(By.CSS_SELECTOR, f'#hand .hk-card[data-card="{name}"]').click()
+    button = browser.find_element(By.ID, "play-selected")
+    assert button.is_enabled() and "pl-try" in button.get_attribute("class"), "an illegal selection can be tried"
+    button.click()
+    box = wait(lambda: browser.find_element(By.ID, "error") if browser.find_element(By.ID, "error").is_displayed() else None,
+               what="the refusal in the page")
+    link = box.find_element(By.CSS_SELECTOR, "a.pl-rule")
+    assert link.get_attribute("href").startswith(f"{live.base}/rulebook/ar/rules/"), link.get_attribute("href")
+    statement = box.find_element(By.CSS_SELECTOR, "blockquote.pl-statement")
+    assert statement.get_attribute("lang") == "ar" and any("\u0600" <= c <= "\u06ff" for c in statement.text)
+    assert table.version == version, "the refused play changed nothing"
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SCREENS / "table-ar-refused.png"))
 
 
 def _busy(seed: int) -> bool:
