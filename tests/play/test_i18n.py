@@ -276,3 +276,26 @@ def test_a_clause_statement_comes_from_the_rulebooks_catalog_when_it_has_one(tmp
         assert i18n.rulebook_text("fr", title) == "Qui parle en premier" and i18n.rulebook_text("hi", title) == title
     finally:
         i18n.rulebook_catalog.cache_clear()
+
+
+# Notation keeps its Western digits in every language: placeholders, clause IDs, flags and commands, code.
+NOTATION = re.compile(r"\{\w+\}|\b[A-Z]+-\d+\b|--[\w-]+|hakka-play[^:;،)]*|`[^`]*`|\b[A-Za-z]+\d+\b|\bD\d+\b|\w+\.\w+")
+
+
+def western_digits_in_prose(text: str) -> bool:
+    return bool(re.search(r"[0-9]", NOTATION.sub("", text)))
+
+
+def test_the_arabic_table_writes_its_numbers_in_the_seeds_digits() -> None:
+    """One numeral system a page (issue 30 §4.7): the Arabic table writes numbers as the Arabic seed does, in
+    Eastern Arabic digits, its messages included; the catalog's old "(6 لإعلان النصر)" fails this check."""
+    wrong = []
+    for m in _read("ar"):
+        if m.id:
+            for form in m.string if isinstance(m.string, tuple | list) else [m.string]:
+                if western_digits_in_prose(str(form)):
+                    wrong.append((m.id, form))
+    assert not wrong, wrong
+    assert western_digits_in_prose("الأدوار + الكروت الأعلى مرتبة في اليد: {count} (6 لإعلان النصر)")
+    assert not western_digits_in_prose("الأدوار + الكروت الأعلى مرتبة في اليد: {count} (٦ لإعلان النصر)")
+    assert not western_digits_in_prose("مرفوض بموجب القاعدة PLAY-4 (hakka-play --max-tables-per-address)")
