@@ -79,8 +79,8 @@
       const q = el("blockquote", "pl-statement", msg.statement.text);
       q.lang = msg.statement.lang; q.dir = "auto"; box.append(q);
     }
-    if (msg.detail) {
-      const d = el("div", "pl-detail", _("The engine says (in English):") + " ");
+    if (msg.detail) {  // the engine's own words are English: folded away, the clause above says why in the page's language
+      const d = el("details", "pl-detail"); d.append(el("summary", "", _("The engine says (in English):")));
       const words = el("span", "", msg.detail); words.lang = "en"; words.dir = "ltr"; d.append(words); box.append(d);
     }
     box.scrollIntoView({ block: "nearest" });  // a refused try shows why, where the player looks
