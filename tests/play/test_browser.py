@@ -20,6 +20,7 @@ import pytest
 
 from conformance.specdata import book_languages
 from hakka_play.bots import RuleBot
+from hakka_play.i18n import number
 from hakka_play.table import Table
 from reference_engine import Action, Cards
 
@@ -226,6 +227,8 @@ def test_the_table_in_each_language_arabic_text_mirrored_seats_not_with_screensh
         # the seat's own call or pass in the first person, never "You" with a third-person verb
         history = browser.find_element(By.ID, "history").text
         assert any(w in history for w in OWN_CALL[lang]) and WRONG_PERSON[lang] not in history, (lang, history)
+        # the page and the server write a number alike (cards.js HK.num, hakka_play.i18n.number)
+        assert browser.execute_script("return [HK.num(-1234), HK.num(7)]") == [number(lang, -1234), number(lang, 7)], lang
         # one numeral system a page: Eastern Arabic digits in Arabic (the seed's), Western elsewhere
         western = browser.execute_script(PROSE_DIGITS)
         if lang == "ar":
