@@ -117,20 +117,19 @@ def ngettext(lang: str, singular: str, plural: str, n: int) -> str:
     return singular if n == 1 else plural
 
 
-EASTERN_ARABIC = str.maketrans("0123456789,", "٠١٢٣٤٥٦٧٨٩٬")
+EASTERN_ARABIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
 
 
 def number(lang: str, n: int) -> str:
-    """``n`` in the numerals of ``lang``'s pages, as the browser's ``Intl.NumberFormat`` writes it (cards.js).
+    """``n`` in the numerals of ``lang``'s pages, as the browser writes it (cards.js: ``Intl.NumberFormat``
+    without grouping, so that a bound reads as the flag that sets it, ``16384``).
 
     >>> [number(lang, -1234) for lang in ("en", "de", "ar")]
-    ['-1,234', '-1.234', '\\u061c-١٬٢٣٤']
+    ['-1234', '-1234', '\\u061c-١٢٣٤']
     """
     if lang == "ar":  # the seed's digits; the minus after an Arabic letter mark, so it stays before the number
-        return ("\u061c-" if n < 0 else "") + f"{abs(n):,}".translate(EASTERN_ARABIC)
-    from babel.numbers import format_decimal
-
-    return str(format_decimal(n, locale=lang if lang in LANGUAGES else DEFAULT, numbering_system="latn"))
+        return ("\u061c-" if n < 0 else "") + str(abs(n)).translate(EASTERN_ARABIC)
+    return str(n)
 
 
 def _numbers(lang: str, params: Mapping[str, object]) -> dict[str, object]:

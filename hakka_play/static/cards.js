@@ -15,8 +15,8 @@ const HK = (() => {
   const LANG = I18N.lang || "en";
   // the Plural-Forms expression is C, which is JavaScript too; it comes from the project's own spec/
   const pluralIndex = new Function("n", `return Number(${I18N.plural || "n != 1"});`);
-  const NUMBERS = new Intl.NumberFormat(LANG === "ar" ? "ar-u-nu-arab" : LANG);
-  const SIGNED = new Intl.NumberFormat(LANG === "ar" ? "ar-u-nu-arab" : LANG, { signDisplay: "exceptZero" });
+  const NUMBERS = new Intl.NumberFormat(LANG === "ar" ? "ar-u-nu-arab" : LANG, { useGrouping: false });
+  const SIGNED = new Intl.NumberFormat(LANG === "ar" ? "ar-u-nu-arab" : LANG, { useGrouping: false, signDisplay: "exceptZero" });
   function num(n, opts = {}) { return (opts.signed ? SIGNED : NUMBERS).format(n); }
   function fill(text, params) {
     if (!params) return text;

@@ -350,3 +350,19 @@ def test_a_pattern_scenario_is_drawn_as_cards(live, browser) -> None:
         "Sup1", "Gon1", "WanSin"]
     assert page.find_element(By.CSS_SELECTOR, ".rp-expect").text == "مجموعة"
     browser.save_screenshot(str(SHOTS / "replay-pattern-ar.png"))
+
+
+def test_the_arabic_replay_viewer_keeps_its_info_line_in_order(live, browser) -> None:
+    """Issue 30 §4.7: the replay viewer's info line and step list in Arabic: steps labelled in Arabic, numbers in
+    the seed's digits, each score isolated (a minus sign keeps its number), the line's direction from its text."""
+    browser.get(f"{live.base}/replay/view?id=game-two-voids-and-tigers-with-pp-penalty&lang=ar")
+    steps = wait(lambda: browser.find_elements(By.CSS_SELECTOR, ".rp-steps li"), what="the steps")
+    assert not [li.text for li in steps if "seat " in li.text or "final" in li.text], "step labels in Arabic"
+    browser.find_element(By.CSS_SELECTOR, ".rp-steps li:last-child").click()
+    info = wait(lambda: browser.find_elements(By.CSS_SELECTOR, ".rp-main .rp-info"), what="the info line")[0]
+    assert info.get_attribute("dir") == "auto"
+    text = browser.execute_script("return arguments[0].textContent", info)
+    assert "\u2068" in text and not any(c in "0123456789" for c in text), text
+    assert browser.find_element(By.ID, "prev").text and browser.find_element(By.ID, "next").text
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SCREENS / "replay-ar.png"))
