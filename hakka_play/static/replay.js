@@ -162,7 +162,8 @@
     const info = el("p", "rp-info");
     info.dir = "auto";
     // each part isolated, the scores each on its own, so that no number or minus sign drifts in right-to-left text
-    info.textContent = _("phase {phase} · to act: {who}", { phase: isolated(PHASES[st.phase] || st.phase), who: isolated(st.to_act === null ? _("nobody") : _("Seat {seat}", { seat: st.to_act })) })
+    const toAct = st.to_act === null ? _("nobody") : _("Seat {seat}", { seat: st.to_act });  // not inside _(): babel would not extract it
+    info.textContent = _("phase {phase} · to act: {who}", { phase: isolated(PHASES[st.phase] || st.phase), who: isolated(toAct) })
       + (st.game ? " · " + _("game hand {hand}, scores {scores}", { hand: st.game.hand, scores: st.game.scores.map((v) => isolated(HK.num(v, { signed: true }))).join(" / ") }) : "");
     main.append(info);
     const seats = el("div", "rp-seats");
