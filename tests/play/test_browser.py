@@ -363,6 +363,7 @@ def test_the_arabic_replay_viewer_keeps_its_info_line_in_order(live, browser) ->
     assert info.get_attribute("dir") == "auto"
     text = browser.execute_script("return arguments[0].textContent", info)
     assert "\u2068" in text and not any(c in "0123456789" for c in text), text
+    assert "nobody" not in text and "لا أحد" in text, text  # nobody acts at the end of a game
     assert browser.find_element(By.ID, "prev").text and browser.find_element(By.ID, "next").text
     SCREENS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SCREENS / "replay-ar.png"))
