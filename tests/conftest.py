@@ -13,6 +13,9 @@ Two kinds of test build something before they can start, and carry a marker of t
   or runs Sphinx itself (``RULEBOOK`` below); the fixture says on the terminal what it builds;
 * ``browser``: every test that drives headless Chromium (the ``browser`` fixtures).
 
+A test that builds the results site (the ``site`` and ``built`` fixtures of tests/site: some 3,400
+pages in five languages, 40 s of wall time on its first use) is ``slow`` too.
+
 At the end of a run that ran slow tests, the terminal summary lists the slow steps and their times.
 """
 
@@ -166,7 +169,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.rulebook)
         if "browser" in names:
             item.add_marker(pytest.mark.browser)
-        if builds or "browser" in names or item.nodeid.startswith(SLOW):
+        site = "site" in names or "built" in names  # the results site, built once a session
+        if builds or site or "browser" in names or item.nodeid.startswith(SLOW):
             item.add_marker(pytest.mark.slow)
 
 
