@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from .i18n import COOKIE, LANGUAGES, Msg, negotiate
+from .i18n import COOKIE, LANGUAGES, Msg, NMsg, negotiate
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 """The hosts a table answers by default: this machine only (``hakka-play --allow-host`` adds more)."""
@@ -111,8 +111,9 @@ class Doors:
             return
         raw = scope.get("headers", [])
         if sum(len(k) + len(v) for k, v in raw) > MAX_HEADER_BYTES:  # nothing of it is read
-            await _refuse(scope, send, 431, Msg("the request's headers are larger than {limit} bytes",
-                                                limit=MAX_HEADER_BYTES).render(negotiate()), "headers too large")
+            await _refuse(scope, send, 431, NMsg("the request's headers are larger than {limit} byte",
+                                                 "the request's headers are larger than {limit} bytes",
+                                                 MAX_HEADER_BYTES, limit=MAX_HEADER_BYTES).render(negotiate()), "headers too large")
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in raw}
         # The table's own cookie, read in linear time: neither a refusal nor Starlette ever parses the header
@@ -171,7 +172,8 @@ def read_frame(frame: Message, max_message: int) -> dict[str, Any] | BadFrame:
         return BadFrame(UNSUPPORTED, Msg("the table reads text frames of JSON; a binary frame is not one"))
     text = str(frame["text"])
     if len(text) > max_message:
-        return BadFrame(TOO_BIG, Msg("a message is at most {limit} characters", limit=max_message))
+        return BadFrame(TOO_BIG, NMsg("a message is at most {limit} character", "a message is at most {limit} characters",
+                                     max_message, limit=max_message))
     try:
         message = json.loads(text)
     except json.JSONDecodeError:

@@ -9,11 +9,20 @@ the sources (``_("…")`` in Python and JavaScript, ``data-t`` elements in HTML)
 catalog; a changed English message comes back fuzzy, and ``tests/play/test_i18n.py`` fails until it
 is translated again.
 
+A message about a count has a form per plural category of its language (gettext's ``msgid_plural``,
+Babel's ``ngettext``: ``NMsg`` here, ``HK.n`` in the pages), chosen by the language's ``Plural-Forms``
+of spec/languages.yaml (Arabic has six). Every number a message shows is written in the page's
+numerals (:func:`number`): the Arabic pages use the Eastern Arabic digits (٠–٩) that the Arabic seed
+and the Arabic rulebook's prose use, the others Western digits; notation (card names such as
+``Sup3``, clause IDs, URLs) keeps its Western digits, as it does in the rulebook.
+
 A page's language: ``?lang=`` (the page's switcher), else the ``hakka_lang`` cookie (kept for the
 browser session), else ``Accept-Language``, else English.
 
 >>> Msg("Seat {seat}", seat=2).render("fr")
-'Siège 2'
+'Place 2'
+>>> Msg("Seat {seat}", seat=-3).render("ar")  # one numeral system a page: the seed's Eastern Arabic digits
+'المقعد \\u061c-٣'
 >>> negotiate(accept="ar-EG,ar;q=0.9,en;q=0.5")
 'ar'
 """
@@ -24,7 +33,7 @@ import html
 import json
 import re
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -51,20 +60,80 @@ def po_path(lang: str) -> Path:
 
 
 @cache
-def catalog(lang: str) -> Mapping[str, str]:
-    """The translated, non-fuzzy messages of ``lang`` (English: none, the messages are English)."""
+def _read(lang: str) -> tuple[Mapping[str, str], Mapping[str, tuple[str, ...]]]:
+    """The translated, non-fuzzy messages of ``lang``: the plain ones, and the plural ones (singular → forms)."""
     path = po_path(lang)
     if lang == DEFAULT or not path.is_file():
-        return {}
+        return {}, {}
     from babel.messages.pofile import read_po  # Babel: the gettext reader Sphinx itself uses
 
     with path.open("rb") as f:
         po = read_po(f, locale=lang)
-    return {str(m.id): str(m.string) for m in po if m.id and isinstance(m.string, str) and m.string and not m.fuzzy}
+    plain: dict[str, str] = {}
+    forms: dict[str, tuple[str, ...]] = {}
+    for m in po:
+        if not m.id or m.fuzzy:
+            continue
+        if isinstance(m.id, str) and isinstance(m.string, str) and m.string:
+            plain[m.id] = m.string
+        elif isinstance(m.id, tuple | list) and isinstance(m.string, tuple | list) and all(m.string):
+            forms[str(m.id[0])] = tuple(str(x) for x in m.string)
+    return plain, forms
+
+
+def catalog(lang: str) -> Mapping[str, str]:
+    """The translated, non-fuzzy messages of ``lang`` (English: none, the messages are English)."""
+    return _read(lang)[0]
+
+
+def plural_catalog(lang: str) -> Mapping[str, tuple[str, ...]]:
+    """The translated messages about a count: the singular msgid → one text per plural form of ``lang``."""
+    return _read(lang)[1]
+
+
+def plural_expression(lang: str) -> str:
+    """The C expression of ``lang``'s Plural-Forms (spec/languages.yaml), n → the index of a form."""
+    rule = LANGUAGES[lang].plural if lang in LANGUAGES else "nplurals=2; plural=(n != 1);"
+    return rule.split("plural=", 1)[1].rstrip("; ")
+
+
+@cache
+def _plural_rule(lang: str) -> Callable[[int], int]:
+    import gettext as _gettext
+
+    return _gettext.c2py(plural_expression(lang))
 
 
 def gettext(lang: str, message: str) -> str:
     return catalog(lang).get(message, message)
+
+
+def ngettext(lang: str, singular: str, plural: str, n: int) -> str:
+    """The form of a message about ``n`` things in ``lang`` (English's when it has no translation)."""
+    forms = plural_catalog(lang).get(singular)
+    if forms:
+        index = _plural_rule(lang)(n)
+        return forms[index] if index < len(forms) else forms[-1]
+    return singular if n == 1 else plural
+
+
+EASTERN_ARABIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+
+
+def number(lang: str, n: int) -> str:
+    """``n`` in the numerals of ``lang``'s pages, as the browser writes it (cards.js: ``Intl.NumberFormat``
+    without grouping, so that a bound reads as the flag that sets it, ``16384``).
+
+    >>> [number(lang, -1234) for lang in ("en", "de", "ar")]
+    ['-1234', '-1234', '\\u061c-١٢٣٤']
+    """
+    if lang == "ar":  # the seed's digits; the minus after an Arabic letter mark, so it stays before the number
+        return ("\u061c-" if n < 0 else "") + str(abs(n)).translate(EASTERN_ARABIC)
+    return str(n)
+
+
+def _numbers(lang: str, params: Mapping[str, object]) -> dict[str, object]:
+    return {k: number(lang, v) if isinstance(v, int) and not isinstance(v, bool) else v for k, v in params.items()}
 
 
 class Msg:
@@ -75,18 +144,33 @@ class Msg:
 
     __slots__ = ("params", "text")
 
-    def __init__(self, text: str, **params: object) -> None:
+    def __init__(self, text: str, /, **params: object) -> None:
         self.text = text
         self.params = params
 
     def render(self, lang: str) -> str:
-        return gettext(lang, self.text).format(**self.params)
+        return gettext(lang, self.text).format(**_numbers(lang, self.params))
 
     def __str__(self) -> str:
         return self.render(DEFAULT)
 
     def __repr__(self) -> str:
         return f"Msg({self.text!r}, **{self.params!r})"
+
+
+class NMsg(Msg):
+    """A message about a count, with its English singular and plural: ``NMsg("{limit} byte", "{limit} bytes",
+    limit, limit=limit)``; the count chooses the form in each language (an extraction keyword, ngettext's)."""
+
+    __slots__ = ("count", "plural")
+
+    def __init__(self, singular: str, plural: str, count: int, /, **params: object) -> None:
+        super().__init__(singular, **params)
+        self.plural = plural
+        self.count = count
+
+    def render(self, lang: str) -> str:
+        return ngettext(lang, self.text, self.plural, self.count).format(**_numbers(lang, self.params))
 
 
 def _rulebook_locale() -> Path:
@@ -177,6 +261,8 @@ class PageText:
     def json(self) -> str:
         data: dict[str, Any] = {
             "lang": self.lang, "dir": LANGUAGES[self.lang].dir, "messages": dict(self.messages),
+            "plurals": {k: list(v) for k, v in plural_catalog(self.lang).items()},
+            "plural": plural_expression(self.lang),
             "languages": {code: language.name for code, language in LANGUAGES.items()},
         }
         return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")  # safe inside <script>
@@ -220,7 +306,7 @@ METHODS = [
     ("static/**.js", "javascript"),
     ("static/**.html", "hakka_play.i18n:extract_html"),
 ]
-KEYWORDS = {"_": (1,), "Msg": (1,)}
+KEYWORDS = {"_": (1,), "Msg": (1,), "NMsg": (1, 2), "ngettext": (1, 2)}
 
 
 def extract() -> Any:
@@ -232,7 +318,7 @@ def extract() -> Any:
     root = Path(__file__).resolve().parent
     for filename, lineno, message, comments, context in extract_from_dir(
             root, METHODS, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
-        if isinstance(message, str) and message:
+        if (isinstance(message, str) and message) or (isinstance(message, tuple) and all(message)):
             template.add(message, None, [(f"hakka_play/{filename}", lineno)], auto_comments=comments,
                          context=context)
     return template

@@ -25,7 +25,7 @@ from reference_engine import Profile, SetupError
 
 from .doors import Limits
 from .held import Open
-from .i18n import Msg, language
+from .i18n import Msg, NMsg, language
 from .table import Table, clean_name
 
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 3600
@@ -68,7 +68,8 @@ async def _json_body(server: LobbyHost, request: Request) -> dict[str, Any] | JS
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
-            return _refuse(request, Msg("the request is larger than {limit} bytes", limit=limit), 413)
+            return _refuse(request, NMsg("the request is larger than {limit} byte", "the request is larger than {limit} bytes",
+                                          limit, limit=limit), 413)
     try:
         data = json.loads(body)
     except (json.JSONDecodeError, UnicodeDecodeError):
@@ -82,8 +83,9 @@ def _room(server: LobbyHost, request: Request) -> JSONResponse | None:
     """Free what may be freed; refuse when the server still holds its bound of tables."""
     server.sweep()
     if len(server.open) >= server.limits.max_tables:
-        full = Msg("this server holds {limit} open tables, its bound (hakka-play --max-tables raises it): try again later",
-                   limit=server.limits.max_tables)
+        full = NMsg("this server holds {limit} open table, its bound (hakka-play --max-tables raises it): try again later",
+                    "this server holds {limit} open tables, its bound (hakka-play --max-tables raises it): try again later",
+                    server.limits.max_tables, limit=server.limits.max_tables)
         return _refuse(request, full, 503)
     return None
 
@@ -116,9 +118,11 @@ async def create(server: LobbyHost, request: Request) -> Response:
     address = request.client.host if request.client else ""
     mine = sum(1 for held in server.open.values() if held.address == address and not held.table.over)
     if address and mine >= server.limits.max_tables_per_address:
-        return _refuse(request, Msg("your address already has {limit} open tables, the bound of this server "
-                                    "(hakka-play --max-tables-per-address): finish or leave one first",
-                                    limit=server.limits.max_tables_per_address), 429)
+        return _refuse(request, NMsg("your address already has {limit} open table, the bound of this server "
+                                     "(hakka-play --max-tables-per-address): finish or leave one first",
+                                     "your address already has {limit} open tables, the bound of this server "
+                                     "(hakka-play --max-tables-per-address): finish or leave one first",
+                                     server.limits.max_tables_per_address, limit=server.limits.max_tables_per_address), 429)
     table = Table(humans=range(humans), profile=profile, listed=listed, turn_seconds=clock)
     table.seats[0].name = clean_name(body.get("name"))  # the creator's seat, kept with the table below
     server.add_table(table)

@@ -14,8 +14,10 @@ Routes
                                       opens (``/replay/view?id=game:{game}``); ``…/hands/{n}.yaml`` one hand
                                       as a regression scenario (:mod:`~hakka_play.kept`)
   ``GET  /replay`` ``/replay/view?id=…`` ``/api/replay?id=…``   the replay viewer
-  ``GET  /rulebook/…``                the built rulebook (docs/_build/html) or, if it is
-                                      not built, the clauses and decisions of spec/ as plain pages
+  ``GET  /rulebook/{lang}/…``         the rulebook in that language: the five-language build
+                                      (docs/_build/html/{lang}/), else the English one of either build, else,
+                                      if it is not built, the clauses and decisions of spec/ as plain pages;
+                                      ``/rulebook/…`` without a language goes to the reader's
 
 Every request passes :class:`~hakka_play.doors.Doors` (``Host`` and ``Origin`` on an
 allow-list, loopback by default). ``POST`` requests take ``Content-Type: application/json`` only,
@@ -76,7 +78,7 @@ from reference_engine import Action, HakkaError
 from . import kept
 from .doors import LOOPBACK, POLICY, ASGIApp, BadFrame, Doors, Limits, read_frame
 from .held import Open
-from .i18n import COOKIE, LANGUAGES, Msg, language, page, rulebook_text, statement
+from .i18n import COOKIE, DEFAULT, LANGUAGES, Msg, NMsg, language, page, rulebook_text, statement
 from .lobby import lobby_routes
 from .store import GameRecord, Move, Store
 from .table import BotTurn, Table, TableError
@@ -289,7 +291,7 @@ class PlayServer:
         if isinstance(exc, Msg):
             out["message"] = exc.render(lang)
             return out
-        out.update(kind=exc.kind, rule=exc.rule, href=self.rulebook.href(exc.rule),
+        out.update(kind=exc.kind, rule=exc.rule, href=self.book_href(exc.rule, lang),
                    title=rulebook_text(lang, self.rulebook.title(exc.rule)) if exc.rule else None,
                    statement=statement(self.rulebook.clauses, exc.rule, lang) if exc.rule else None)
         if isinstance(exc, TableError):
@@ -299,6 +301,11 @@ class PlayServer:
             out["message"] = template.render(lang)
             out["detail"] = exc.message  # the engine's own words: English
         return out
+
+    def book_href(self, rule: str | None, lang: str) -> str | None:
+        """A clause's or decision's address in the rulebook of ``lang`` (:meth:`rulebook_page` serves it)."""
+        anchor = self.rulebook.anchor(rule)
+        return None if anchor is None else f"{self.rulebook.base}{lang}/{anchor}"
 
     def _view_text(self, held: Open, seat: int | None, lang: str, cache: dict[tuple[int | None, str], str]) -> str:
         key = (seat, lang)
@@ -448,8 +455,9 @@ class PlayServer:
             return
         table, sockets = held.table, held.sockets[seat]
         if len(sockets) >= self.limits.max_sockets_per_seat:
-            bound = Msg("seat {seat} already has {limit} connections open, the bound (hakka-play --max-sockets-per-seat): close a tab",
-                        seat=seat, limit=self.limits.max_sockets_per_seat)
+            bound = NMsg("seat {seat} already has {limit} connection open, the bound (hakka-play --max-sockets-per-seat): close a tab",
+                         "seat {seat} already has {limit} connections open, the bound (hakka-play --max-sockets-per-seat): close a tab",
+                         self.limits.max_sockets_per_seat, seat=seat, limit=self.limits.max_sockets_per_seat)
             await ws.send_text(json.dumps(self.error(bound, lang, kind="refused")))
             await ws.close(code=POLICY, reason="too many connections to this seat")
             return
@@ -494,9 +502,11 @@ class PlayServer:
             now = time.monotonic()
             window = [t for t in window if now - t < 1.0]
             if len(window) >= self.limits.messages_per_second:  # refused unread
-                flood = Msg("more than {limit} messages in a second, the bound of this server "
-                            "(hakka-play --messages-per-second): this one was not read",
-                            limit=self.limits.messages_per_second)
+                flood = NMsg("more than {limit} message in a second, the bound of this server "
+                             "(hakka-play --messages-per-second): this one was not read",
+                             "more than {limit} messages in a second, the bound of this server "
+                             "(hakka-play --messages-per-second): this one was not read",
+                             self.limits.messages_per_second, limit=self.limits.messages_per_second)
                 await ws.send_text(json.dumps(self.error(flood, lang, kind="refused")))
                 continue
             window.append(now)
@@ -544,7 +554,9 @@ class PlayServer:
             held.watchers.pop(ws, None)
 
     def _links(self, lang: str) -> dict[str, Any]:
-        return {rule: {**link, "title": rulebook_text(lang, link["title"])} for rule, link in self.rulebook.links().items()}
+        """Every rule badge's link for a hello: the clause's page in the rulebook of ``lang``, its title translated."""
+        return {rule: {"href": self.book_href(rule, lang), "title": rulebook_text(lang, link["title"])}
+                for rule, link in self.rulebook.links().items()}
 
     @staticmethod
     def watch_link(table: Table, base: str = "") -> str:
@@ -663,29 +675,45 @@ class PlayServer:
             return _json({"error": str(exc)}), 404
 
     async def rulebook_page(self, request: Request) -> Response:
+        """A page of the rulebook in the language its address names: the five-language build's
+        (``python -m docs.build_all``: docs/_build/html/<lang>/), else the English build of either command,
+        else the clauses of spec/. An address without a language is sent to the reader's language."""
         path = request.path_params["path"] or "index.html"
-        built = (BUILT_RULEBOOK / path).resolve()
-        if BUILT_RULEBOOK.is_dir() and built.is_file() and BUILT_RULEBOOK.resolve() in built.parents:
-            return FileResponse(built)
-        return HTMLResponse(self._plain_rulebook(path, language(request)))
+        lang, _sep, rest = path.partition("/")
+        if lang not in LANGUAGES:
+            query = f"?{request.url.query}" if request.url.query else ""
+            return RedirectResponse(f"{self.rulebook.base}{language(request)}/{path}{query}")
+        rest = rest or "index.html"
+        for folder in (BUILT_RULEBOOK / lang, BUILT_RULEBOOK / DEFAULT, BUILT_RULEBOOK):
+            built = (folder / rest).resolve()
+            if folder.is_dir() and built.is_file() and folder.resolve() in built.parents:
+                return FileResponse(built)
+        return HTMLResponse(self._plain_rulebook(rest, lang))
 
     def _plain_rulebook(self, path: str, lang: str) -> str:
-        """The clauses (or decisions) of one page, from spec/, when the rulebook is not built."""
+        """The clauses (or decisions) of one page, from spec/, when the rulebook is not built: each title and
+        statement as the rulebook's catalog of ``lang`` words it, else in English (so marked)."""
         book = self.rulebook
         if path == "decisions.html":
             items = list(book.decisions.values())
         else:
             area = path.removeprefix("rules/").removesuffix(".html").upper()
             items = [c for c in book.clauses.values() if c["id"].split("-")[0] == area] or list(book.clauses.values())
-        body = "".join(
-            f'<section id="{html.escape(i["id"].lower())}"><h2>{html.escape(i["id"])} {html.escape(str(i.get("title", "")))}</h2>'
-            f'<p>{html.escape(str(i.get("statement") or i.get("question") or ""))}</p></section>' for i in items)
-        note = Msg("The rulebook is not built here ({command}); these are the clauses of spec/, in English.",
-                   command="sphinx-build docs docs/_build/html").render(lang)
+
+        def section(item: dict[str, Any]) -> str:
+            text = str(item.get("statement") or item.get("question") or "")
+            said = statement({item["id"]: {"statement": text}}, item["id"], lang) or {"text": text, "lang": DEFAULT}
+            title = rulebook_text(lang, str(item.get("title", "")))
+            return (f'<section id="{html.escape(item["id"].lower())}"><h2><bdi dir="ltr">{html.escape(item["id"])}</bdi> '
+                    f'<span dir="auto">{html.escape(title)}</span></h2>'
+                    f'<p lang="{said["lang"]}" dir="auto">{html.escape(said["text"])}</p></section>')
+
+        note = Msg("The rulebook is not built here ({command}); these are the clauses of spec/.",
+                   command="python -m docs.build_all").render(lang)
         return (f'<!doctype html><html lang="{lang}" dir="{LANGUAGES[lang].dir}"><meta charset="utf-8">'
                 f'<title>Hakka Cards</title><style>body{{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto}}'
-                f'section:target{{background:#fff6d5}}</style><p><em>{html.escape(note)}</em></p><div lang="en" dir="ltr">'
-                + body + "</div></html>")
+                f'section:target{{background:#fff6d5}}</style><p><em>{html.escape(note)}</em></p>'
+                + "".join(section(i) for i in items) + "</html>")
 
     def app(self) -> ASGIApp:
         routes = [
@@ -704,7 +732,7 @@ class PlayServer:
             Route("/api/replays", self.replay_list),
             Route("/api/replay", self.replay_data),
             Route("/rulebook/{path:path}", self.rulebook_page),
-            Route("/rulebook", lambda r: RedirectResponse("/rulebook/index.html")),
+            Route("/rulebook", lambda r: RedirectResponse("/rulebook/index.html")),  # then to the reader's language
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
         return Doors(Starlette(routes=routes, lifespan=self._lifespan), self.allowed_hosts)

@@ -165,6 +165,26 @@ SLOW = (
     "tests/site/test_site_corpus.py::test_corpus_diff_lists_exactly_the_scenario_added_changed_and_removed",
     "tests/site/test_site_corpus.py::test_every_report_records_the_corpus_version_and_its_content",
     "tests/site/test_site_corpus.py::test_merge_refuses_shards_of_two_corpus_versions",
+    # Issue 30, round 3: the quick subset had grown back to 156 s of CPU (146 user + 10 sys) with the
+    # merges since; these were its heaviest tests in that run (the results site's link walks alone took
+    # 150 s of wall time), each well past 0.5 s of CPU.
+    "tests/site/test_site_links.py",
+    "tests/site/test_site_pages.py::test_a_report_of_another_corpus_version_is_shown_apart_as_such",
+    "tests/rl/test_train.py::test_a_short_training_lowers_the_loss_and_its_policy_saves_and_loads",
+    "tests/rl/test_hostile_rl.py::test_tensors_from_four_threads_are_the_single_threaded_ones",
+    "tests/conformance/test_parallel.py::test_a_parallel_run_streams_each_result_and_matches_one_process",
+    "tests/conformance/test_merge_hostile.py::test_one_shard_alone_is_not_the_whole_run",
+    "tests/conformance/test_contract.py::test_seeds_are_strings_for_protocol_2_and_integers_for_protocol_1",
+    "tests/conformance/test_smoke.py::test_each_broken_adapter_gets_its_problem_and_advice",
+    "tests/play/test_durable.py::test_kill_9_mid_hand_then_the_same_links_reconnect_to_the_same_hand",
+    "tests/play/test_durable.py::test_a_move_racing_a_kill_is_kept_or_refused_never_half_applied",
+    "tests/play/test_doors.py::test_a_replay_is_built_once_off_the_event_loop",
+    "tests/hostile/test_answer_bounds.py::test_the_size_bound_is_configurable_and_every_reference_answer_fits_the_default",
+    "tests/fuzz/test_events.py::test_the_fuzzer_finds_a_misreport_and_writes_an_events_scenario",
+    "tests/test_doctests.py::test_module_doctests[conformance.suite]",
+    "tests/test_doctests.py::test_module_doctests[conformance.listeners]",
+    "tests/rulebook/test_catalog_gate.py::test_the_wrong_terms_check_fails_on_the_old_string",
+    "tests/rulebook/test_languages.py::test_an_option_named_after_its_decision_reads_as_code_with_its_translated_name",
 )
 
 

@@ -28,6 +28,7 @@ docstrings of the Python API (:class:`KeepApiEnglish`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +134,27 @@ def source_lines(path: Path) -> dict[str, int]:
 # ------------------------------------------------------------- transforms after translation
 
 
+def option_gloss(app: Sphinx) -> Callable[[str], str]:
+    """An option's English summary → its translation in the page's catalogs (decisions.po translates it where
+    the decisions page shows it), so that a statement can name an option by its ID and its translated name."""
+    catalog: dict[str, str] | None = getattr(app, "_hakka_option_gloss", None)
+    if catalog is None:
+        from babel.messages.pofile import read_po
+
+        catalog = {}
+        language = str(app.config.language)
+        for folder in app.config.locale_dirs or ["locale"]:
+            po = Path(app.srcdir) / folder / language / "LC_MESSAGES" / "decisions.po"
+            if po.is_file():
+                with po.open("rb") as f:
+                    for m in read_po(f, locale=language):
+                        if isinstance(m.id, str) and m.id and isinstance(m.string, str) and m.string and not m.fuzzy:
+                            catalog.setdefault(" ".join(m.id.split()), m.string)
+        app._hakka_option_gloss = catalog  # type: ignore[attr-defined]
+    found = catalog
+    return lambda summary: found.get(rst_escape(" ".join(summary.split())), summary)
+
+
 class AutolinkIDs(SphinxTransform):
     """Clause and decision IDs in generated text become links, in whichever language it now is."""
 
@@ -142,6 +164,7 @@ class AutolinkIDs(SphinxTransform):
         from hakka_nodes import autolink, get_spec
 
         spec = get_spec(self.app)
+        gloss = option_gloss(self.app) if str(self.config.language or "en") != "en" else None
         for node in list(self.document.findall(nodes.Element)):
             if not node.get("hk_autolink"):
                 continue
@@ -151,7 +174,7 @@ class AutolinkIDs(SphinxTransform):
                     continue
                 if isinstance(parent, addnodes.pending_xref) or isinstance(parent.parent, addnodes.pending_xref):
                     continue
-                linked = autolink(str(text), spec)
+                linked = autolink(str(text), spec, gloss)
                 if len(linked) == 1 and isinstance(linked[0], nodes.Text):
                     continue
                 parent.replace(text, linked)

@@ -8,6 +8,7 @@ scenario. No page is built here.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,20 +62,64 @@ def register_label(directive: SphinxDirective, label: str, title: str) -> None:
     std.anonlabels[label] = (directive.env.docname, label)  # type: ignore[attr-defined]
 
 
-def autolink(text: str, spec: Spec) -> list[nodes.Node]:
-    """Text with every known clause and decision ID turned into a link."""
+Gloss = Callable[[str], str]
+"""An option's English summary (spec/decisions.yaml) → the same in the page's language."""
+
+_AFTER_DECISION = re.compile(r"[^()\[\];.]*")  # the rest of the parenthesis or clause after a decision's ID
+
+
+def _option_runs(text: str, decision: dict[str, Any], gloss: Gloss) -> list[nodes.Node]:
+    """``text`` (what follows a decision's ID up to the next ID) with the decision's option IDs written as code,
+    each followed by its translated summary: "Voreinstellung no" reads "Voreinstellung ``no`` (Nie)"."""
+    options = {str(o["id"]): str(o.get("summary") or "") for o in decision.get("options", []) if isinstance(o, dict)}
+    reach = _AFTER_DECISION.match(text)
+    end = reach.end() if reach else 0
+    if not options or not end:
+        return [nodes.Text(text)]
+    names = "|".join(re.escape(o) for o in sorted(options, key=len, reverse=True))
     out: list[nodes.Node] = []
     pos = 0
+    for m in re.finditer(rf"(?<![\w`-])({names})(?![\w`-])", text[:end]):
+        if m.start() > pos:
+            out.append(nodes.Text(text[pos : m.start()]))
+        out.append(nodes.literal(m.group(1), m.group(1), classes=["hk-option"]))
+        summary = options[m.group(1)]
+        if summary:
+            out.append(nodes.Text(f" ({gloss(summary)})"))
+        pos = m.end()
+    if pos < len(text):
+        out.append(nodes.Text(text[pos:]))
+    return out
+
+
+def autolink(text: str, spec: Spec, gloss: Gloss | None = None) -> list[nodes.Node]:
+    """Text with every known clause and decision ID turned into a link.
+
+    With ``gloss`` (a page in another language than English), an option ID named bare after its decision
+    ("see D17, default no", translated) becomes code with the option's summary in the page's language.
+    """
+    out: list[nodes.Node] = []
+    pos = 0
+    decision: dict[str, Any] | None = None
+
+    def text_until(end: int) -> None:
+        if end <= pos:
+            return
+        chunk = text[pos:end]
+        if decision is not None and gloss is not None:
+            out.extend(_option_runs(chunk, decision, gloss))
+        else:
+            out.append(nodes.Text(chunk))
+
     for m in ID_IN_TEXT.finditer(text):
         ident = m.group(0)
         if ident not in spec.clause_by_id and ident not in spec.decision_by_id:
             continue
-        if m.start() > pos:
-            out.append(nodes.Text(text[pos : m.start()]))
+        text_until(m.start())
         out.append(xref(ident.lower(), ident, ("hk-id",)))
+        decision = spec.decision_by_id.get(ident)
         pos = m.end()
-    if pos < len(text):
-        out.append(nodes.Text(text[pos:]))
+    text_until(len(text))
     return out
 
 

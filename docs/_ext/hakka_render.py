@@ -39,6 +39,9 @@ VERB_TEXT = {
 }
 
 
+EASTERN_DIGITS = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+
+
 def card_html(card: Card, elder: bool = False, down: bool = False) -> str:
     suit = SUIT_CLASS[card.suit]
     classes = ["hk-card", f"hk-{suit}"]
@@ -47,7 +50,9 @@ def card_html(card: Card, elder: bool = False, down: bool = False) -> str:
     if down:
         classes.append("hk-down")
     label = _(SUIT_LABEL[card.suit])
-    spoken = _("Wan Sin") if card.suit is None else f"{label} {card.number}"
+    # the number in the page's numerals, as the table's cards write it: the Arabic seed's digits (١ to ٩) in Arabic
+    number = str(card.number).translate(EASTERN_DIGITS) if current_language() == "ar" else str(card.number)
+    spoken = _("Wan Sin") if card.suit is None else f"{label} {number}"
     if elder:
         spoken += ", " + _("Elder")
     if down:
@@ -55,7 +60,7 @@ def card_html(card: Card, elder: bool = False, down: bool = False) -> str:
     star = '<span class="hk-star" aria-hidden="true">★</span>' if elder else ""
     return (
         f'<span class="{" ".join(classes)}" title="{escape(spoken)}" role="img" aria-label="{escape(spoken)}">'
-        f'<span class="hk-num" aria-hidden="true">{card.number}</span>'
+        f'<span class="hk-num" aria-hidden="true">{number}</span>'
         f'<span class="hk-suit" aria-hidden="true">{escape(label)}</span>{star}</span>'
     )
 

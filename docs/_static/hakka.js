@@ -51,3 +51,16 @@
   window.addEventListener("hashchange", reveal);
   document.addEventListener("DOMContentLoaded", reveal);
 })();
+
+// A right-to-left page reads from the right: the previous page is on the right, so its arrow points
+// right, and the next page's left (alabaster writes the left-to-right arrows into its relbars).
+document.addEventListener("DOMContentLoaded", function () {
+  "use strict";
+  if (document.documentElement.dir !== "rtl") { return; }
+  var swap = { "\u2190": "\u2192", "\u2192": "\u2190" };
+  document.querySelectorAll("nav#rellinks li").forEach(function (li) {
+    li.childNodes.forEach(function (node) {
+      if (node.nodeType === 3) { node.textContent = node.textContent.replace(/[\u2190\u2192]/g, function (a) { return swap[a]; }); }
+    });
+  });
+});

@@ -2,6 +2,7 @@
 "use strict";
 (async () => {
   const _ = HK.t;
+  const ngettext = HK.n;  // gettext's plural forms
   const $ = (id) => document.getElementById(id);
   const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
   // JSON only: a form of another site can send no such request (the server refuses any other type)
@@ -57,9 +58,10 @@
     list.replaceChildren(...data.tables.map((t) => {
       const li = el("li", "pl-opentable");
       li.dataset.table = t.table;
-      const opts = Object.entries(t.options).map(([k, v]) => `${k}=${v}`).join(", ") || _("default rules");
-      li.append(el("span", "", _("{people} people, free seats: {seats} · hands played: {hands} · {options}",
-        { people: t.people, seats: t.free.join(", "), hands: t.hands_played, options: opts }) + " "));
+      const opts = Object.entries(t.options).map(([k, v]) => `\u2066${k}=${v}\u2069`).join(", ") || _("default rules");
+      const about = { people: t.people, seats: t.free.map((s) => HK.num(s)).join(", "), hands: t.hands_played, options: opts };
+      li.append(el("span", "", ngettext("{people} person, free seats: {seats} · hands played: {hands} · {options}",
+        "{people} people, free seats: {seats} · hands played: {hands} · {options}", t.people, about) + " "));
       li.append(...details(t));
       const b = el("button", "pl-btn", _("Take a free seat"));
       b.type = "button";

@@ -2,6 +2,7 @@
 "use strict";
 (async () => {
   const _ = HK.t;
+  const ngettext = HK.n;  // gettext's plural forms
   const page = document.getElementById("page");
   const params = new URLSearchParams(location.search);
   const id = params.get("id");
@@ -26,6 +27,7 @@
   const PHASES = { calling: _("Calling"), tigers: _("Five Tigers"), playing: _("Playing"), claim: _("Claim"),
     ended: _("hand over"), "game-over": _("game over") };
   const notation = (text) => { const b = el("bdi", "", text); b.dir = "ltr"; return b; };
+  const isolated = (text) => `\u2068${text}\u2069`;  // a number or a name amid text of the other direction keeps its place
   const MARK = "\u0000";  // where the action goes in the translated sentence, whatever the word order
   const around = (text, node) => { const [before, after = ""] = text.split(MARK); return [before, node, after]; };
   function stepLabel(s) {
@@ -89,10 +91,11 @@
   const head = el("section");
   head.append(english("h2", "", data.title));
   const meta = el("p", "");
-  meta.append(el("code", "", data.id), document.createTextNode(` · ${data.kind} · ${data.file}${data.line ? ":" + data.line : ""} · `));
+  meta.dir = "auto";
+  meta.append(el("code", "", data.id), document.createTextNode(` · ${isolated(data.kind)} · `), notation(`${data.file}${data.line ? ":" + data.line : ""}`), document.createTextNode(" · "));
   for (const c of data.clauses) { meta.append(link(c), document.createTextNode(" ")); }
   const opts = typeof data.requires === "string" || !data.requires ? (!data.requires || data.requires === "defaults" ? _("defaults") : data.requires)
-    : Object.entries(data.requires).map(([k, v]) => `${k}=${v}`).join(", ") || _("defaults");
+    : Object.entries(data.requires).map(([k, v]) => `\u2066${k}=${v}\u2069`).join(", ") || _("defaults");
   meta.append(document.createTextNode(" · " + _("options: {options}", { options: opts })));
   head.append(meta);
   if (data.generated) head.append(el("p", "pl-muted", _("Generated vector: its expectations are the reference engine's answers.")));
@@ -111,7 +114,8 @@
   page.append(layout);
   let at = 0;
   data.steps.forEach((s, i) => {
-    const li = el("li", "", `${i}. ${s.label}`);
+    const li = el("li", "", `${HK.num(i)}. `);
+    li.append(stepLabel(s));
     if (s.outcome && !s.outcome.ok) li.classList.add(s.expected_error ? "rp-refused" : "rp-bad");
     li.addEventListener("click", () => show(i));
     steps.append(li);
@@ -127,7 +131,7 @@
     if (s === st.privileged) tags.append(el("span", "pl-tag pl-tag-pp", _("Privileged Player")));
     if (st.to_act === s) tags.append(el("span", "pl-toact", " " + _("to act…")));
     name.append(tags);
-    box.append(name, HK.cards(st.hands[s], elders), el("div", "pl-muted", _("tricks {count}", { count: st.tricks[s] })));
+    box.append(name, HK.cards(st.hands[s], elders), el("div", "pl-muted", ngettext("{count} trick", "{count} tricks", st.tricks[s], { count: st.tricks[s] })));
     return box;
   }
   function show(i) {
@@ -139,7 +143,7 @@
     const prev = el("button", "pl-btn", _("previous")); prev.id = "prev"; prev.onclick = () => show(at - 1); prev.disabled = at === 0;
     const next = el("button", "pl-btn", _("next")); next.id = "next"; next.onclick = () => show(at + 1); next.disabled = at === data.steps.length - 1;
     nav.append(prev, next, el("strong", "", _("Step {at} of {last}:", { at, last: data.steps.length - 1 }) + " "), stepLabel(s));
-    if (s.line) nav.append(el("span", "pl-muted", `(${data.file}:${s.line})`));
+    if (s.line) { const where = el("span", "pl-muted", `(${data.file}:${s.line})`); where.dir = "ltr"; nav.append(where); }
     main.append(nav);
     if (s.outcome) {
       const o = el("p", s.outcome.ok ? "" : "pl-error");
@@ -155,9 +159,12 @@
     const expect = () => { if (s.expect) main.append(el("h3", "", s.kind === "final" ? _("Expected at the end") : _("Expected after this step")), json(s.expect)); };
     const st = s.state;
     if (!st) { expect(); return; }
-    const info = el("p", "");
-    info.textContent = _("phase {phase} · to act: {who}", { phase: PHASES[st.phase] || st.phase, who: st.to_act === null ? _("nobody") : _("Seat {seat}", { seat: st.to_act }) })
-      + (st.game ? " · " + _("game hand {hand}, scores {scores}", { hand: st.game.hand, scores: st.game.scores.join(" / ") }) : "");
+    const info = el("p", "rp-info");
+    info.dir = "auto";
+    // each part isolated, the scores each on its own, so that no number or minus sign drifts in right-to-left text
+    const toAct = st.to_act === null ? _("nobody") : _("Seat {seat}", { seat: st.to_act });  // not inside _(): babel would not extract it
+    info.textContent = _("phase {phase} · to act: {who}", { phase: isolated(PHASES[st.phase] || st.phase), who: isolated(toAct) })
+      + (st.game ? " · " + _("game hand {hand}, scores {scores}", { hand: st.game.hand, scores: st.game.scores.map((v) => isolated(HK.num(v, { signed: true }))).join(" / ") }) : "");
     main.append(info);
     const seats = el("div", "rp-seats");
     for (let k = 0; k < 4; k++) seats.append(seatBox(st, k));

@@ -4,6 +4,7 @@
 "use strict";
 (() => {
   const _ = HK.t;
+  const ngettext = HK.n;  // gettext's plural forms: the count chooses the form in the page's language
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
   const token = params.get("token") || "";
@@ -11,7 +12,9 @@
   const tableId = location.pathname.split("/").pop();
   const VERB_RULES = { call: "CALL-4", pass: "CALL-3", claim: "CLAIM-1", continue: "CLAIM-1", tigers: "TIG-1", decline: "TIG-1" };
   const VERB_TEXT = { call: _("Call"), pass: _("Pass"), claim: _("Claim victory"), continue: _("Play on"), tigers: _("Declare the Five Tigers"), decline: _("Decline") };
-  const DONE_TEXT = { call: _("calls"), pass: _("passes"), claim: _("claims victory"), continue: _("plays on"), tigers: _("declares the Five Tigers"), decline: _("declines the Five Tigers") };
+  // what a seat did, in the first person for the seat's own moves (every language conjugates)
+  const YOU_DID = { call: _("You call"), pass: _("You pass"), claim: _("You claim victory"), continue: _("You play on"), tigers: _("You declare the Five Tigers"), decline: _("You decline the Five Tigers") };
+  const SEAT_DID = { call: _("Seat {seat} calls"), pass: _("Seat {seat} passes"), claim: _("Seat {seat} claims victory"), continue: _("Seat {seat} plays on"), tigers: _("Seat {seat} declares the Five Tigers"), decline: _("Seat {seat} declines the Five Tigers") };
   const END_TEXT = { claim: _("won by a claim"), "five-tigers": _("won by the Five Tigers"), "played-out": _("played out with no claim"), void: _("void: nobody called") };
   const NAMES = { player: _("player"), "rule-aware bot": _("rule-aware bot"), "random bot": _("random bot"), "IS-MCTS bot": _("IS-MCTS bot"), "trained policy": _("trained policy") };
   let links = {};
@@ -33,7 +36,7 @@
     const info = links[id];
     if (!info) return el("span", "pl-rule", text || id);
     const a = el("a", "pl-rule", text || id);
-    a.href = info.href; a.target = "_blank"; a.title = `${id} ${info.title}`; a.lang = "en";
+    a.href = info.href; a.target = "_blank"; a.title = `${id} ${info.title}`; a.dir = "auto";  // the rulebook of the page's language
     return a;
   }
   const seatWord = (s) => _("Seat {seat}", { seat: s });
@@ -135,10 +138,11 @@
       const q = el("blockquote", "pl-statement", msg.statement.text);
       q.lang = msg.statement.lang; q.dir = "auto"; box.append(q);
     }
-    if (msg.detail) {
-      const d = el("div", "pl-detail", _("The engine says (in English):") + " ");
+    if (msg.detail) {  // the engine's own words are English: folded away, the clause above says why in the page's language
+      const d = el("details", "pl-detail"); d.append(el("summary", "", _("The engine says (in English):")));
       const words = el("span", "", msg.detail); words.lang = "en"; words.dir = "ltr"; d.append(words); box.append(d);
     }
+    box.scrollIntoView({ block: "nearest" });  // a refused try shows why, where the player looks
   }
   function hideError() { $("error").hidden = true; }
   function showInvite(list) {
@@ -161,14 +165,20 @@
   }
   function playText(entry, elders, fresh) {
     const box = el("div", "pl-play" + (fresh ? " pl-new" : ""));
-    box.append(el("span", "pl-who", who(entry.seat)));
+    const mine = entry.seat === view.seat;
+    const at = { seat: entry.seat, count: entry.count };
     const [verb, ...rest] = entry.action.split(" ");
-    if (verb === "play") box.append(HK.cards(rest, elders));
+    if (verb === "play") box.append(el("span", "pl-who", who(entry.seat)), HK.cards(rest, elders));
     else if (verb === "discard" && entry.count !== undefined) {
-      const d = el("span", "pl-down", _("discards {count} face down", { count: entry.count }) + " "); d.append(rule("PLAY-5")); box.append(d);
+      const d = el("span", "pl-down", (mine
+        ? ngettext("You discard {count} card face down", "You discard {count} cards face down", entry.count, at)
+        : ngettext("Seat {seat} discards {count} card face down", "Seat {seat} discards {count} cards face down", entry.count, at)) + " ");
+      d.append(rule("PLAY-5")); box.append(d);
     } else if (verb === "discard") {
-      const d = el("span", "pl-down-own"); d.append(document.createTextNode(_("discards") + " "), HK.cards(rest, new Set(), { down: true })); box.append(d);
-    } else box.append(el("span", "pl-verb", DONE_TEXT[verb] || verb));
+      const d = el("span", "pl-down-own");
+      d.append(document.createTextNode((mine ? _("You discard") : _("Seat {seat} discards", at)) + " "), HK.cards(rest, new Set(), { down: true }));
+      box.append(d);
+    } else box.append(el("span", "pl-verb", mine ? (YOU_DID[verb] || verb) : SEAT_DID[verb] ? _(SEAT_DID[verb], at) : `${seatWord(entry.seat)} ${verb}`));
     return box;
   }
   function seatBox(s, pos, wonNow) {
@@ -191,7 +201,7 @@
     } else if (s !== view.seat) {
       info.append(HK.back(h.hand_sizes[s]), document.createTextNode(" · "));
     }
-    const tricks = el("span", "pl-tricks", _("tricks {count}", { count: h.tricks[s] }) + " ");
+    const tricks = el("span", "pl-tricks", ngettext("{count} trick", "{count} tricks", h.tricks[s], { count: h.tricks[s] }) + " ");
     tricks.append(rule("PLAY-6"));
     if (s !== h.dreamer) info.append(tricks);
     info.append(el("span", "pl-score", " · " + _("score {score}", { score: view.game.scores[s] })));
@@ -217,7 +227,7 @@
       current.forEach((e, i) => box.append(playText(e, elders, fresh.has(start + i))));
     } else if (rounds.length) {
       const last = rounds[rounds.length - 1];
-      const title = el("div", "pl-phase pl-roundwon", _("Last round: won by {who}", { who: last.winner === view.seat ? _("you") : seatWord(last.winner) }) + " ");
+      const title = el("div", "pl-phase pl-roundwon", (last.winner === view.seat ? _("Last round: you won it") : _("Last round: won by seat {seat}", { seat: last.winner })) + " ");
       title.append(rule("PLAY-6"));
       box.append(title);
       h.history.slice(last.start, last.start + 3).forEach((e, i) => box.append(playText(e, elders, fresh.has(last.start + i))));
@@ -225,7 +235,7 @@
       box.append(el("div", "pl-phase", _("Playing")));
     }
     if (h.phase === "claim") {
-      const c = el("div", "pl-claimnote", _("{who} may claim victory", { who: who(h.to_act) }) + " ");
+      const c = el("div", "pl-claimnote", (h.to_act === view.seat ? _("You may claim victory") : _("Seat {seat} may claim victory", { seat: h.to_act })) + " ");
       c.append(rule("CLAIM-1"));
       box.append(c);
     }
@@ -251,7 +261,7 @@
       const c = HK.card(name, { elder: elders.has(name) });
       if (playable.has(name)) c.classList.add("pl-legal");
       if (selected.has(name)) c.classList.add("pl-selected");
-      if (legal && playable.has(name)) {
+      if (legal && (playable.size || legal.discard)) {  // an illegal card may be tried: the refusal says why
         c.tabIndex = 0;
         c.addEventListener("click", () => { selected.has(name) ? selected.delete(name) : selected.add(name); render(); });
       }
@@ -286,20 +296,23 @@
     const sel = [...selected];
     const match = plays.find((a) => sameSet(new Set(a.slice(5).split(" ")), selected));
     if (plays.length) {
-      const pb = el("button", "pl-btn pl-primary", sel.length ? _("Play {count} selected", { count: sel.length }) : _("Select cards to play"));
-      pb.id = "play-selected"; pb.disabled = !match;
-      pb.addEventListener("click", () => match && act(match));
+      const pb = el("button", "pl-btn pl-primary", sel.length ? ngettext("Play the {count} selected card", "Play the {count} selected cards", sel.length, { count: sel.length }) : _("Select cards to play"));
+      pb.id = "play-selected"; pb.disabled = !sel.length;
+      // a selection that is no legal play is still sent when asked: the engine's refusal, with its clause, shows why
+      if (sel.length && !match) { pb.classList.add("pl-try"); pb.title = _("Not a legal play: play it to see the rule that refuses it"); }
+      pb.addEventListener("click", () => act(match || "play " + sel.join(" ")));
       box.append(pb);
     }
     if (legal.discard) {
       const from = new Set(HK.words(legal.discard.from));
       const ok = sel.length === legal.discard.count && sel.every((c) => from.has(c));
-      const db = el("button", "pl-btn", _("Discard {count} face down", { count: legal.discard.count }));
-      db.id = "discard-selected"; db.disabled = !ok;
-      db.addEventListener("click", () => ok && act("discard " + sel.join(" ")));
+      const db = el("button", "pl-btn", ngettext("Discard {count} card face down", "Discard {count} cards face down", legal.discard.count, { count: legal.discard.count }));
+      db.id = "discard-selected"; db.disabled = !sel.length;
+      if (sel.length && !ok) db.classList.add("pl-try");
+      db.addEventListener("click", () => act("discard " + sel.join(" ")));
       const wrap = el("span", "pl-btnwrap"); wrap.append(db, rule("PLAY-4"));
       box.append(wrap);
-      if (!plays.length) box.append(el("div", "pl-hint", _("You cannot beat it: pick the cards to discard ({count}).", { count: legal.discard.count })));
+      if (!plays.length) box.append(el("div", "pl-hint", ngettext("You cannot beat it: pick {count} card to discard.", "You cannot beat it: pick {count} cards to discard.", legal.discard.count, { count: legal.discard.count })));
     }
     if (plays.length) {
       const list = el("div", "pl-legallist");
@@ -328,7 +341,7 @@
     if (view.problem) box.append(el("div", "pl-error", view.problem));
   }
   const colName = (s) => (s === view.seat ? _("you") : seatWord(s));
-  const signed = (d) => (d > 0 ? `+${d}` : String(d));
+  const signed = (d) => HK.num(d, { signed: true });  // "+3", "-3" (Arabic: "+٣", "؜-٣"): one form everywhere
   const sign = (d) => (d > 0 ? "pl-plus" : d < 0 ? "pl-minus" : "");
   function scores() {
     const g = view.game;
@@ -337,12 +350,12 @@
     for (let s = 0; s < 4; s++) head.append(el("th", s === view.seat ? "pl-me-col" : "", colName(s)));
     t.append(head);
     g.results.forEach((r, i) => {
-      const tr = el("tr"); tr.append(el("td", "pl-muted", `${i + 1} ${r.end === "claim" || r.end === "five-tigers" ? "" : "(" + (END_TEXT[r.end] || r.end) + ")"}`));
+      const tr = el("tr"); tr.append(el("td", "pl-muted", `${HK.num(i + 1)} ${r.end === "claim" || r.end === "five-tigers" ? "" : "(" + (END_TEXT[r.end] || r.end) + ")"}`));
       r.deltas.forEach((d) => tr.append(el("td", sign(d), signed(d))));
       t.append(tr);
     });
     const tot = el("tr", "pl-total"); tot.append(el("td", "", _("total")));
-    g.scores.forEach((v) => tot.append(el("td", "", String(v))));
+    g.scores.forEach((v) => tot.append(el("td", "", HK.num(v))));
     t.append(tot);
     const p = el("p", "pl-muted", _("Hands counted: {played} of {total}", { played: g.hands_played, total: g.hands_per_game }) + " ");
     p.append(rule("GAME-1"), document.createTextNode(" "), rule("GAME-4"));
@@ -358,14 +371,16 @@
     const r1 = el("tr"); const r2 = el("tr");
     r1.append(el("th", "", _("tricks"))); r2.append(el("th", "", _("points")));
     for (const [k, v] of Object.entries(view.score_table)) {
-      r1.append(el("td", Number(k) === tricks ? "pl-hit" : "", k));
-      r2.append(el("td", Number(k) === tricks ? "pl-hit" : "", String(v)));
+      r1.append(el("td", Number(k) === tricks ? "pl-hit" : "", HK.num(Number(k))));
+      r2.append(el("td", Number(k) === tricks ? "pl-hit" : "", HK.num(v)));
     }
     t.append(r1, r2);
     return t;
   }
   function winnerPanel(panel, h, r) {
-    const p = el("p", "", (r.winner === view.seat ? _("You won with {count} tricks", { count: r.tricks }) : _("Seat {seat} won with {count} tricks", { seat: r.winner, count: r.tricks })) + " ");
+    const won = { seat: r.winner, count: r.tricks };
+    const p = el("p", "", (r.winner === view.seat ? ngettext("You won with {count} trick", "You won with {count} tricks", r.tricks, won)
+      : ngettext("Seat {seat} won with {count} trick", "Seat {seat} won with {count} tricks", r.tricks, won)) + " ");
     p.append(rule(r.end === "five-tigers" ? "TIG-1" : "CLAIM-1"), document.createTextNode(" "), rule("SCORE-1"));
     panel.append(p, scoreTable(r.tricks));
     const d = el("p", "", _("The Dreamer (seat {seat}) held", { seat: h.dreamer }) + " ");
@@ -396,7 +411,7 @@
     for (let s = 0; s < 4; s++) {
       hr.append(el("th", s === view.seat ? "pl-me-col" : "", colName(s)));
       dr.append(el("td", sign(r.deltas[s]), signed(r.deltas[s])));
-      tr.append(el("td", "pl-total", String(view.game.scores[s])));
+      tr.append(el("td", "pl-total", HK.num(view.game.scores[s])));
     }
     t.append(hr, dr, tr);
     const sp = el("p", "pl-muted", _("Every point won is paid by another seat") + " "); sp.append(rule("SCORE-7"));
@@ -447,7 +462,7 @@
     history(elders, fresh);
     $("elders").replaceChildren(HK.cards(HK.words(h.elders), elders));
     $("elder-rules").replaceChildren(rule("ELD-1"), document.createTextNode(" "), rule("ELD-2"));
-    const opts = Object.entries(view.options).map(([k, v]) => `${k}=${v}`).join(", ");
+    const opts = Object.entries(view.options).map(([k, v]) => `\u2066${k}=${v}\u2069`).join(", ");  // notation, isolated
     $("options").textContent = opts ? _("options: {options}", { options: opts }) : _("default rules");
     $("hand-no").textContent = handNumber(view.game);
     ended();

@@ -17,7 +17,17 @@ from pathlib import Path
 
 import pytest
 
-from hakka_play.i18n import DEFAULT, LANGUAGES, TEMPLATE, catalog, extract, negotiate, po_path, rulebook_text
+from hakka_play.i18n import (
+    DEFAULT,
+    LANGUAGES,
+    TEMPLATE,
+    catalog,
+    extract,
+    negotiate,
+    plural_catalog,
+    po_path,
+    rulebook_text,
+)
 
 babel_pofile = pytest.importorskip("babel.messages.pofile", reason="Babel reads the catalogs (the play extra)")
 
@@ -69,29 +79,84 @@ def _read(lang: str):  # -> babel Catalog
         return babel_pofile.read_po(f, locale=lang)
 
 
+def _key(msgid: object) -> str:
+    """A message's singular: its msgid, or the first of a plural message's pair."""
+    return str(msgid[0] if isinstance(msgid, tuple | list) else msgid)
+
+
 def _template_ids() -> list[str]:
     with TEMPLATE.open("rb") as f:
-        return [str(m.id) for m in babel_pofile.read_po(f) if m.id]
+        return [_key(m.id) for m in babel_pofile.read_po(f) if m.id]
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_catalog_is_complete_with_nothing_fuzzy_and_the_same_placeholders(lang: str) -> None:
     po = _read(lang)
-    messages = {str(m.id): m for m in po if m.id}
+    messages = {_key(m.id): m for m in po if m.id}
     ids = _template_ids()
     assert ids and set(ids) == set(messages), f"{po_path(lang)} and {TEMPLATE} hold different messages"
-    untranslated = [i for i, m in messages.items() if not m.string]
+    untranslated = [i for i, m in messages.items()
+                    if not (all(m.string) if isinstance(m.string, tuple | list) else m.string)]
     fuzzy = [i for i, m in messages.items() if m.fuzzy]
     assert not untranslated and not fuzzy, f"{po_path(lang)}: untranslated {untranslated}, fuzzy {fuzzy}"
     for msgid, m in messages.items():
+        if isinstance(m.id, tuple | list):  # a count message: a form for each of the language's plural forms
+            forms = list(m.string)
+            assert len(forms) == po.num_plurals == int(LANGUAGES[lang].plural.split("nplurals=")[1].split(";")[0]), (lang, msgid)
+            wanted = set(PLACEHOLDER.findall(msgid))
+            for i, form in enumerate(forms):
+                used = set(PLACEHOLDER.findall(form))
+                # a form of exactly one number ("one", "two" in Arabic) may say it in words instead of the count
+                assert used <= wanted and wanted - used <= {_count_name(m.id)}, (lang, msgid, i, form)
+                assert form not in m.id, f"{po_path(lang)}: {msgid!r} form {i} is the English copied through"
+            continue
         assert set(PLACEHOLDER.findall(str(m.string))) == set(PLACEHOLDER.findall(msgid)), (lang, msgid, m.string)
         if msgid == m.string:
             assert msgid in SAME_AS_ENGLISH[lang], f"{po_path(lang)}: {msgid!r} is the English copied through"
-    assert len(catalog(lang)) == len(ids)
+    assert len(catalog(lang)) + len(plural_catalog(lang)) == len(ids)
+
+
+def _count_name(msgid: tuple[str, str]) -> str:
+    """The placeholder that holds a count message's number: the one whose word changes with it ({count}, {limit}, {people})."""
+    names = [n for n in PLACEHOLDER.findall(msgid[0]) if n in ("count", "limit", "people")]
+    assert len(names) == 1, msgid
+    return names[0]
+
+
+EXACT_FORMS = {"ar": {0, 1, 2}}
+"""The plural forms that hold one number only (Arabic's "zero", "one" and "two"): only these may say it in words."""
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_only_a_form_of_one_number_drops_the_count(lang: str) -> None:
+    for m in _read(lang):
+        if m.id and isinstance(m.id, tuple | list):
+            name = _count_name(m.id)
+            for i, form in enumerate(m.string):
+                if "{" + name + "}" not in form:
+                    assert i in EXACT_FORMS.get(lang, set()), (lang, m.id[0], i, form)
+
+
+def test_count_messages_take_each_languages_plural_form() -> None:
+    """gettext plurals with each language's rule: Arabic's six forms (0, 1, 2, 3-10, 11-99, 100+), French's 0 and 1
+    together, Hindi's (n > 1); the server's messages and the pages' read the same forms."""
+    from hakka_play.i18n import NMsg, PageText, plural_expression
+
+    won = [NMsg("You won with {count} trick", "You won with {count} tricks", n, count=n) for n in (1, 2, 3, 11, 12, 100)]
+    assert [m.render("ar") for m in won] == [
+        "ربحت بدور واحد", "ربحت بدورين", "ربحت بـ٣ أدوار", "ربحت بـ١١ دورًا", "ربحت بـ١٢ دورًا", "ربحت بـ١٠٠ دور"]
+    assert [m.render("fr") for m in won[:3]] == [
+        "Vous avez gagné avec 1 levée", "Vous avez gagné avec 2 levées", "Vous avez gagné avec 3 levées"]
+    assert NMsg("{count} trick", "{count} tricks", 0, count=0).render("fr") == "0 levée"  # French: zero is singular
+    assert NMsg("{count} trick", "{count} tricks", 0, count=0).render("hi") == "0 ट्रिक"
+    assert NMsg("{count} trick", "{count} tricks", 0, count=0).render("en") == "0 tricks"
+    assert NMsg("{count} trick", "{count} tricks", 1, count=1).render("de") == "1 Stich"
+    page = __import__("json").loads(PageText("ar", catalog("ar")).json())
+    assert page["plural"] == plural_expression("ar") and len(page["plurals"]["{count} trick"]) == 6
 
 
 def test_the_template_holds_exactly_the_messages_of_the_sources() -> None:
-    fresh = {str(m.id) for m in extract() if m.id}
+    fresh = {_key(m.id) for m in extract() if m.id}
     assert fresh == set(_template_ids()), (
         f"the sources and {TEMPLATE} differ (run python -m hakka_play.i18n extract, then translate): "
         f"new {sorted(fresh - set(_template_ids()))}, gone {sorted(set(_template_ids()) - fresh)}")
@@ -211,3 +276,26 @@ def test_a_clause_statement_comes_from_the_rulebooks_catalog_when_it_has_one(tmp
         assert i18n.rulebook_text("fr", title) == "Qui parle en premier" and i18n.rulebook_text("hi", title) == title
     finally:
         i18n.rulebook_catalog.cache_clear()
+
+
+# Notation keeps its Western digits in every language: placeholders, clause IDs, flags and commands, code.
+NOTATION = re.compile(r"\{\w+\}|\b[A-Z]+-\d+\b|--[\w-]+|hakka-play[^:;،)]*|`[^`]*`|\b[A-Za-z]+\d+\b|\bD\d+\b|\w+\.\w+")
+
+
+def western_digits_in_prose(text: str) -> bool:
+    return bool(re.search(r"[0-9]", NOTATION.sub("", text)))
+
+
+def test_the_arabic_table_writes_its_numbers_in_the_seeds_digits() -> None:
+    """One numeral system a page (issue 30 §4.7): the Arabic table writes numbers as the Arabic seed does, in
+    Eastern Arabic digits, its messages included; the catalog's old "(6 لإعلان النصر)" fails this check."""
+    wrong = []
+    for m in _read("ar"):
+        if m.id:
+            for form in m.string if isinstance(m.string, tuple | list) else [m.string]:
+                if western_digits_in_prose(str(form)):
+                    wrong.append((m.id, form))
+    assert not wrong, wrong
+    assert western_digits_in_prose("الأدوار + الكروت الأعلى مرتبة في اليد: {count} (6 لإعلان النصر)")
+    assert not western_digits_in_prose("الأدوار + الكروت الأعلى مرتبة في اليد: {count} (٦ لإعلان النصر)")
+    assert not western_digits_in_prose("مرفوض بموجب القاعدة PLAY-4 (hakka-play --max-tables-per-address)")

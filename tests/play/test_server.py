@@ -74,7 +74,7 @@ def test_out_of_turn_other_seat_garbage_and_forged_tokens_are_refused_and_the_ta
 
     out_of_turn = seat1.error_after({"type": "act", "action": "call"})
     assert out_of_turn["kind"] == "illegal" and out_of_turn["rule"] == "CALL-1"
-    assert out_of_turn["href"] == "/rulebook/rules/call.html#call-1"
+    assert out_of_turn["href"] == "/rulebook/en/rules/call.html#call-1"  # the rulebook of the socket's language
 
     for_another = seat1.error_after({"type": "act", "seat": 0, "action": "call"})
     assert for_another["rule"] == "GAME-5" and "seat 1" in for_another["message"]
@@ -173,10 +173,49 @@ def test_http_pages_and_refusals(live) -> None:
     assert ok["seat"] == 0 and len(ok["invites"]) == 1
     table = live.play.tables[ok["table"]]
     assert table.profile == Profile.from_options({"D7": "any-suit"})
-    rules = httpx.get(live.base + "/rulebook/rules/play.html", timeout=10)
+    rules = httpx.get(live.base + "/rulebook/rules/play.html", timeout=10, follow_redirects=True)
     assert rules.status_code == 200 and 'id="play-4"' in rules.text
     replay = httpx.get(live.base + "/api/replay", params={"id": "obs-discard-hidden-from-others"}, timeout=10)
     assert replay.status_code == 200 and replay.json()["steps"][0]["state"]["hands"][2] == "Zok7"
     for ref in ("../../pyproject.toml", "/etc/passwd", "no-such-scenario"):
         assert httpx.get(live.base + "/api/replay", params={"id": ref}, timeout=10).status_code == 404
     assert httpx.get(live.base + "/static/cards.css", timeout=10).status_code == 200
+
+
+def test_the_rulebook_links_open_the_book_in_the_readers_language_from_whichever_build_exists(live, tmp_path, monkeypatch) -> None:
+    """Issue 30 §4.1-2: a link names its language (/rulebook/<lang>/…); the five-language build
+    (docs/_build/html/<lang>/) serves it, else the English build of either command, else spec/'s clauses in
+    the reader's words; a link without a language goes to the reader's. Never 'not built' when a build exists."""
+    import httpx
+
+    from hakka_play import server
+
+    def page(folder, text):
+        (folder / "rules").mkdir(parents=True, exist_ok=True)
+        (folder / "rules" / "play.html").write_text(f'<html><section id="play-4">{text}</section></html>', encoding="utf-8")
+
+    five = tmp_path / "five"
+    for lang in ("en", "ar"):
+        page(five / lang, f"book in {lang}")
+    monkeypatch.setattr(server, "BUILT_RULEBOOK", five)
+    get = lambda path, **kw: httpx.get(live.base + path, timeout=10, **kw)  # noqa: E731
+    moved = get("/rulebook/rules/play.html", headers={"Accept-Language": "ar"})
+    assert moved.status_code == 307 and moved.headers["location"] == "/rulebook/ar/rules/play.html"
+    assert get("/rulebook/ar/rules/play.html").text.endswith("book in ar</section></html>")
+    assert "book in en" in get("/rulebook/hi/rules/play.html").text  # Hindi not built: the English book, not a 'not built' page
+    assert get("/rulebook/ar/../../../pyproject.toml").status_code in (200, 404) and "[project]" not in get(
+        "/rulebook/ar/../../../pyproject.toml").text
+    single = tmp_path / "single"
+    page(single, "the English build of sphinx-build docs docs/_build/html")
+    monkeypatch.setattr(server, "BUILT_RULEBOOK", single)
+    assert "sphinx-build" in get("/rulebook/de/rules/play.html").text
+    monkeypatch.setattr(server, "BUILT_RULEBOOK", tmp_path / "none")
+    plain = get("/rulebook/de/rules/play.html").text
+    assert "python -m docs.build_all" in plain and "Das Regelbuch ist hier nicht gebaut" in plain
+    from conformance.rulebook import Rulebook
+    from hakka_play.i18n import rulebook_text
+
+    title = Rulebook.default().title("PLAY-4")
+    assert rulebook_text("de", title) != title and rulebook_text("de", title) in plain  # the clause's German title
+    client_links = live.play.book_href("PLAY-4", "hi")
+    assert client_links == "/rulebook/hi/rules/play.html#play-4"

@@ -66,7 +66,7 @@ def book(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) 
 
     def get(lang: str) -> Path:
         if lang not in built:
-            ready = Path(prebuilt, lang) if prebuilt else None
+            ready = Path(prebuilt, lang).resolve() if prebuilt else None  # a file: URI needs an absolute path
             if ready is not None and (ready / "index.html").exists():
                 built[lang] = ready
             else:

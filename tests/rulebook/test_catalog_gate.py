@@ -175,9 +175,8 @@ def test_the_theme_check_fails_without_the_books_theme_catalogs(tmp_path: Path) 
         assert want in found, f"the theme check missed {want}: {sorted(found)}"
 
 
-# The table's one wrong term left: hakka_play/i18n.py's doctest and tests/play/test_browser.py show
-# "Siège 2"; the table's owners change them with the msgstr (REVIEW.md).
-TABLE_LEFT = {("fr", "Seat {seat}")}
+# None left: French "Seat {seat}" is "Place {seat}" too, with hakka_play/i18n.py's doctest and tests/play/test_browser.py.
+TABLE_LEFT: set[tuple[str, str]] = set()
 
 
 def test_the_tables_catalogs_have_no_wrong_term() -> None:
@@ -187,3 +186,28 @@ def test_the_tables_catalogs_have_no_wrong_term() -> None:
                 for p in check_wrong_terms(ROOT / "hakka_play" / "locale" / lang / "LC_MESSAGES" / "table.po", lang,
                                            folder="hakka_play/locale")]
     assert {(p.language, p.msgid) for p in problems} == TABLE_LEFT, "\n".join(map(str, problems))
+
+
+# The table's msgstrs as they stood before issue 30 (hakka_play/locale): the wrong word each one used.
+TABLE_OLD = [
+    ("de", "Does the challenger beat the play on the table?", "Sticht die gespielte Kombination die auf dem Tisch?", "sticht"),
+    ("de", "Your turn: beat the best play, or discard.", "Sie sind am Zug: stechen Sie die beste Kombination oder werfen Sie ab.",
+     "stechen"),
+    ("fr", "Seat {seat}", "Siège {seat}", "siège"),
+    ("fr", "every seat of this table is taken", "tous les sièges de cette table sont pris", "sièges"),
+]
+
+
+@pytest.mark.parametrize(("lang", "msgid", "old", "word"), TABLE_OLD, ids=[f"{t[0]}-{t[3]}" for t in TABLE_OLD])
+def test_the_table_check_fails_on_the_old_string(tmp_path: Path, lang: str, msgid: str, old: str, word: str) -> None:
+    from docs.catalog_gate import check_wrong_terms
+
+    po = tmp_path / "table.po"
+    shutil.copy(ROOT / "hakka_play" / "locale" / lang / "LC_MESSAGES" / "table.po", po)
+    assert check_wrong_terms(po, lang, folder="hakka_play/locale") == []
+    catalog = _po(po)
+    catalog[msgid].string = old
+    _save(catalog, po)
+    problems = check_wrong_terms(po, lang, folder="hakka_play/locale")
+    assert {(p.kind, p.msgid) for p in problems} == {("wrong-term", msgid)}
+    assert any(f"{word!r}" in str(p).lower() for p in problems), problems

@@ -10,6 +10,7 @@ Skipped, with the reason, where chromium or its driver is not installed
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -76,3 +77,30 @@ def test_the_switcher_opens_the_same_page_in_the_chosen_language(browser: Any, b
     browser.find_element(By.CSS_SELECTOR, 'nav.hk-langswitch a[hreflang="ar"]').click()
     assert browser.current_url.endswith("/ar/rules/play.html")
     assert browser.execute_script("return document.documentElement.dir") == "rtl"
+
+
+SCREENS = Path(os.environ.get("HAKKA_SCREENS_DIR", "/work/screens"))
+
+
+def test_the_hindi_and_arabic_pages_read_their_way_with_screenshots(browser: Any, book: Book) -> None:
+    """Issue 30 §4.7: an Arabic page's previous/next arrows point the way it reads (previous on the right, →),
+    a formula such as (dealer + 2) mod 4 keeps its order inside Arabic prose (an isolate), the drawn cards
+    write the seed's Eastern Arabic digits; the Hindi page keeps Western digits, as its seed does.
+    Screenshots of both pages go to HAKKA_SCREENS_DIR (default /work/screens)."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    for lang in ("hi", "ar"):
+        browser.get((book(lang) / "rules" / "deal.html").as_uri())
+        arrows = browser.execute_script(
+            "return [...document.querySelectorAll('nav#rellinks li')].map(li => li.textContent.replace(/\\s+/g, ' ').trim())")
+        assert arrows, f"{lang}: no previous/next links"
+        prev_arrow, next_arrow = ("→", "←") if lang == "ar" else ("←", "→")
+        assert arrows[0].startswith(prev_arrow) and arrows[-1].endswith(next_arrow), (lang, arrows)
+        digits = browser.execute_script(
+            "return [...document.querySelectorAll('.hk-card .hk-num')].map(e => e.textContent).join('')")
+        if lang == "ar":
+            assert digits and all("٠" <= c <= "٩" for c in digits), digits
+            body = browser.find_element(By.CSS_SELECTOR, "div.body").text
+            assert "\u2066(dealer + 2) mod 4\u2069" in browser.page_source and "(dealer + 2) mod 4" in body
+        else:
+            assert not digits or digits.isascii(), digits
+        browser.save_screenshot(str(SCREENS / f"rulebook-{lang}.png"))

@@ -200,5 +200,30 @@ def test_a_drawn_card_names_its_suit_in_the_page_language(tmp_path: Path, lang: 
         sup3, wan_sin = card_html(Card("Sup3")), card_html(Card("WanSin"))
     finally:
         hakka_gettext.activate(tmp_path, "en")
-    assert f'<span class="hk-suit" aria-hidden="true">{sup}</span>' in sup3 and f'aria-label="{sup} 3"' in sup3
+    three = "٣" if lang == "ar" else "3"  # the page's numerals: the Arabic seed's digits, as the Arabic table writes them
+    assert f'<span class="hk-suit" aria-hidden="true">{sup}</span>' in sup3 and f'aria-label="{sup} {three}"' in sup3
+    assert f'<span class="hk-num" aria-hidden="true">{three}</span>' in sup3
     assert f'aria-label="{wan}"' in wan_sin
+
+
+def test_an_option_named_after_its_decision_reads_as_code_with_its_translated_name() -> None:
+    """REVIEW.md's "Voreinstellung no": a translated statement names a decision's option by its ID; the page
+    shows the ID as code and the option's summary in the page's language (decisions.po's translation)."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+    from docutils import nodes
+    from hakka_data import load_spec
+    from hakka_nodes import autolink
+
+    spec = load_spec(ROOT)
+    german = {"Never": "Nie", "The next seat": "Der nächste Platz"}
+    linked = autolink("nie Teil einer Folge (PAT-1, siehe D18, Voreinstellung no) noch", spec, lambda s: german.get(s, s))
+    code = [n.astext() for n in linked if isinstance(n, nodes.literal)]
+    assert code == ["no"]
+    text = "".join(n.astext() for n in linked)
+    assert text == "nie Teil einer Folge (PAT-1, siehe D18, Voreinstellung no (Nie)) noch", text
+    # only after its own decision, and never inside a word or outside the parenthesis
+    plain = autolink("no (PAT-1, siehe D18) no, nobody", spec, lambda s: german.get(s, s))
+    assert not [n for n in plain if isinstance(n, nodes.literal)]
+    assert not [n for n in autolink("siehe D18, Voreinstellung no", spec) if isinstance(n, nodes.literal)], "English: as written"
