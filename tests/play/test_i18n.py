@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -116,11 +117,11 @@ def test_every_catalog_is_complete_with_nothing_fuzzy_and_the_same_placeholders(
     assert len(catalog(lang)) + len(plural_catalog(lang)) == len(ids)
 
 
-def _count_name(msgid: tuple[str, str]) -> str:
+def _count_name(msgid: tuple[Any, ...] | list[Any]) -> str:
     """The placeholder that holds a count message's number: the one whose word changes with it ({count}, {limit}, {people})."""
     names = [n for n in PLACEHOLDER.findall(msgid[0]) if n in ("count", "limit", "people")]
     assert len(names) == 1, msgid
-    return names[0]
+    return str(names[0])
 
 
 EXACT_FORMS = {"ar": {0, 1, 2}}
