@@ -40,6 +40,8 @@ from pathlib import Path
 DOCS = Path(__file__).resolve().parent
 WRONG_TERMS = DOCS / "locale" / "wrong_terms.yaml"
 THEME_LOCALE = DOCS / "_theme_locale"
+TABLE_LOCALE = DOCS.parent / "hakka_play" / "locale"
+"""The play table's catalogs (``table.po``), whose prose the wrong-terms check reads too."""
 
 #: The words of the theme (Sphinx's basic theme, alabaster and Sphinx's HTML writer) that the book's
 #: pages show, in the "sphinx" catalog. Alabaster writes the first three in English whatever the
@@ -247,9 +249,10 @@ def check_catalog(po: Path, language: str, template: Path | None = None) -> list
 
 
 def check(locale: Path, languages: Iterable[str], templates: Path | None = None,
-          theme_locale: Path | None = THEME_LOCALE) -> list[Problem]:
-    """Every catalog of every language, and the theme's words (unless ``theme_locale`` is None);
-    a language without catalogs is one problem, not a pass."""
+          theme_locale: Path | None = THEME_LOCALE, table_locale: Path | None = TABLE_LOCALE) -> list[Problem]:
+    """Every catalog of every language, the theme's words (unless ``theme_locale`` is None), and the wrong
+    terms of the play table's catalogs (unless ``table_locale`` is None; the table's own tests check the rest
+    of them); a language without catalogs is one problem, not a pass."""
     languages = list(languages)
     problems: list[Problem] = check_theme(languages, theme_locale) if theme_locale is not None else []
     for lang in languages:
@@ -265,4 +268,7 @@ def check(locale: Path, languages: Iterable[str], templates: Path | None = None,
         for po in pos:
             pot_file = templates / f"{po.stem}.pot" if templates is not None else None
             problems.extend(check_catalog(po, lang, pot_file))
+        table = table_locale / lang / "LC_MESSAGES" / "table.po" if table_locale is not None else None
+        if table is not None and table.is_file():
+            problems.extend(check_wrong_terms(table, lang, folder="hakka_play/locale"))
     return problems

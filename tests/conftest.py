@@ -184,6 +184,7 @@ SLOW = (
     "tests/test_doctests.py::test_module_doctests[conformance.suite]",
     "tests/test_doctests.py::test_module_doctests[conformance.listeners]",
     "tests/rulebook/test_catalog_gate.py::test_the_wrong_terms_check_fails_on_the_old_string",
+    "tests/rulebook/test_catalog_gate.py::test_the_gate_command_reads_the_tables_catalogs_too",
     "tests/rulebook/test_languages.py::test_an_option_named_after_its_decision_reads_as_code_with_its_translated_name",
 )
 

@@ -211,3 +211,17 @@ def test_the_table_check_fails_on_the_old_string(tmp_path: Path, lang: str, msgi
     problems = check_wrong_terms(po, lang, folder="hakka_play/locale")
     assert {(p.kind, p.msgid) for p in problems} == {("wrong-term", msgid)}
     assert any(f"{word!r}" in str(p).lower() for p in problems), problems
+
+
+def test_the_gate_command_reads_the_tables_catalogs_too(tmp_path: Path) -> None:
+    """``python -m docs.build_all check`` (CI's gate, before the tests) refuses a wrong term in a table catalog,
+    not only the tests: French "siège" planted in a copy of the table's catalog is named at its catalog."""
+    table = tmp_path / "fr" / "LC_MESSAGES" / "table.po"
+    table.parent.mkdir(parents=True)
+    shutil.copy(ROOT / "hakka_play" / "locale" / "fr" / "LC_MESSAGES" / "table.po", table)
+    assert check(LOCALE, ["fr"], theme_locale=None, table_locale=tmp_path) == []
+    catalog = _po(table)
+    catalog["Seat {seat}"].string = "Siège {seat}"
+    _save(catalog, table)
+    problems = check(LOCALE, ["fr"], theme_locale=None, table_locale=tmp_path)
+    assert [(p.catalog, p.kind, p.msgid) for p in problems] == [("table", "wrong-term", "Seat {seat}")]
