@@ -138,6 +138,12 @@ def second_browser(tmp_path):
     driver.quit()
 
 
+def _attempt(status: str) -> int | None:
+    """The attempt's number that the header's countdown ends with, "(attempt 2)", in any script's digits."""
+    found = re.search(r"\(\D*(\d+)\)", status)
+    return int(found.group(1)) if found else None
+
+
 def _status(driver) -> tuple[str, str]:
     conn = driver.find_element(By.ID, "conn")
     return conn.get_attribute("class") or "", conn.text
@@ -197,8 +203,9 @@ def test_two_browsers_play_a_hand_and_each_comes_back_after_its_network_drops(tm
                 """Cut ``lang``'s network while another seat is to act; see the page say so and back off."""
                 driver = drivers[lang]
                 cables[lang].cut()
-                # the second countdown: the first try after the drop failed, and the wait doubled
-                page = wait(lambda: (lambda p: p if re.search(r"\(\D*2\)", p["status"]) and p["button"] else None)(
+                # the second countdown: the first try after the drop failed, and the wait doubled (the attempt's
+                # number in the page's digits: Arabic writes ٢, which re's \d and int() read as 2)
+                page = wait(lambda: (lambda p: p if _attempt(p["status"]) == 2 and p["button"] else None)(
                     driver.execute_script(PAGE)), what=f"{lang}'s second countdown after the drop")
                 assert page["note"] and "pl-offline" in page["body"] and "pl-retrying" in page["conn"], page
                 driver.save_screenshot(str(SHOTS / f"reconnect-dropped-{lang}.png"))
