@@ -211,8 +211,13 @@ class Checks:
             names[chooser.below(len(names))] = outside[chooser.below(len(outside))]
         elif how == 2:
             names = [names[chooser.below(len(names))]]
-        request: Message = {"cmd": "pattern", "options": dict(self.mix.options), "classify": card_text(names)}
-        exchange = self._exchange(request, "pattern")
+        request: Message = {"cmd": "pattern", "classify": card_text(names)}
+        reference = dict(request)  # options as a start sends them: never an empty "options", and to the
+        if self.mix.options:       # candidate only if it takes them (a protocol-1 engine that is not
+            reference["options"] = dict(self.mix.options)  # configurable is never sent any)
+            if self.mix.send_options:
+                request["options"] = dict(self.mix.options)
+        exchange = self._exchange(request, "pattern", reference=reference)
         answer = exchange.answer
         if not answer.get("ok"):
             raise FuzzerError(f"the reference refused to classify {request['classify']!r}: {answer}")
