@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, cast
 import yaml
 
 from reference_engine.cards import NUMBER_MASKS, SUIT_MASKS, WAN_SIN_BIT, number_of
-from reference_engine.patterns import RUN, RUNS_IN, SET, Kind, PatternTables, run_rank, set_rank
+from reference_engine.patterns import RUN, RUNS_IN, SET, SINGLE, Kind, PatternTables, run_rank, set_rank
 from reference_engine.profile import Profile
 from reference_engine.rules import DEFAULT_RULES, Rules
 from reference_engine.scoring import Payment, Win
@@ -424,6 +424,47 @@ class NoPrivilege(Rules):
         return False
 
 
+@mutant("exempt-wan-sin-always-leadable",
+        "Under D9 exempt Wan Sin is outside every rule of the lead: any leader may lead it at any time, "
+        "even while his top suit holds a non-Elder (ELD-4 read as not binding it).", ["ELD-4", "CARDS-3"])
+class ExemptWanSinAlwaysLeadable(Rules):
+    __slots__ = ()
+
+    def leadable_singles(self, hand: Hand, seat: int) -> int:
+        allowed = super().leadable_singles(hand, seat)
+        return allowed | hand.hands[seat] & WAN_SIN_BIT if hand.profile.wan_sin_suit == "exempt" else allowed
+
+
+@mutant("exempt-wan-sin-in-every-top-suit-privilege",
+        "Under D11 top-suit-elder with D9 exempt, Wan Sin counts as an Elder of the Privileged Player's top "
+        "suit, so he may lead it at any time.", ["ELD-5", "CARDS-3"])
+class ExemptWanSinInEveryTopSuitPrivilege(Rules):
+    __slots__ = ()
+
+    def leadable_singles(self, hand: Hand, seat: int) -> int:
+        allowed = super().leadable_singles(hand, seat)
+        profile = hand.profile
+        if seat == hand.privileged and profile.privilege == "top-suit-elder" and profile.wan_sin_suit == "exempt":
+            allowed |= hand.hands[seat] & WAN_SIN_BIT
+        return allowed
+
+
+@mutant("exempt-wan-sin-bound-by-top-suit-privilege",
+        "Under D11 top-suit-elder with D9 exempt, Wan Sin (of no suit) is never among the Privileged "
+        "Player's leads, even once his top suit holds only Elders.", ["ELD-5", "CARDS-3"])
+class ExemptWanSinBoundByTopSuitPrivilege(Rules):
+    __slots__ = ()
+
+    def leadable_singles(self, hand: Hand, seat: int) -> int:
+        allowed = super().leadable_singles(hand, seat)
+        cards = hand.hands[seat]
+        profile = hand.profile
+        if (seat == hand.privileged and profile.privilege == "top-suit-elder" and profile.wan_sin_suit == "exempt"
+                and cards & ~WAN_SIN_BIT):
+            allowed &= ~WAN_SIN_BIT
+        return allowed
+
+
 # ====================================================================== following
 
 
@@ -442,6 +483,34 @@ class FollowWithLongerPattern(Rules):
 
     def follow_size_ok(self, size: int, target_size: int) -> bool:
         return size >= target_size
+
+
+@mutant("exempt-wan-sin-free-for-followers",
+        "Under D8 followers-too with D9 exempt, Wan Sin is outside the top-suit rule: a follower bound to "
+        "his top suit may still discard it at any time.", ["PAT-5", "PLAY-4", "CARDS-3"])
+class ExemptWanSinFreeForFollowers(Rules):
+    __slots__ = ()
+
+    def follow_pool(self, hand: Hand, seat: int, kind: Kind) -> int:
+        pool = super().follow_pool(hand, seat, kind)
+        if hand.profile.wan_sin_suit == "exempt":
+            pool |= hand.hands[seat] & WAN_SIN_BIT
+        return pool
+
+
+@mutant("exempt-follower-wan-sin-alone-stuck",
+        "Under D8 followers-too with D9 exempt, a follower's top suit leaves Wan Sin out even when it is "
+        "his only card, so a follower holding Wan Sin alone has nothing he may discard.",
+        ["PAT-5", "PLAY-3", "CARDS-3"])
+class ExemptFollowerWanSinAloneStuck(Rules):
+    __slots__ = ()
+
+    def follow_pool(self, hand: Hand, seat: int, kind: Kind) -> int:
+        pool = super().follow_pool(hand, seat, kind)
+        if kind == SINGLE and hand.profile.follower_suit_rule == "followers-too" \
+                and hand.profile.wan_sin_suit == "exempt":
+            pool &= ~WAN_SIN_BIT
+        return pool
 
 
 # ====================================================================== rounds and tricks
@@ -526,6 +595,30 @@ class DealerCallPassesDeal(Rules):
         return super().next_dealer(hand)
 
 
+@mutant("void-redeal-by-d4-caller",
+        "Under D4 caller a void hand is redealt by dealer + 1 whatever D5 says (D4 read over D5).",
+        ["CALL-6"])
+class VoidRedealByD4Caller(Rules):
+    __slots__ = ()
+
+    def next_dealer(self, hand: Hand) -> int:
+        if hand.caller is None and hand.profile.next_dealer == "caller":
+            return (hand.dealer + 1) % 4
+        return super().next_dealer(hand)
+
+
+@mutant("void-keeps-deal-under-d4-caller",
+        "Under D4 caller a void hand has no caller to take the deal, so the same Dealer deals again "
+        "whatever D5 says.", ["CALL-6", "CALL-3"])
+class VoidKeepsDealUnderD4Caller(Rules):
+    __slots__ = ()
+
+    def next_dealer(self, hand: Hand) -> int:
+        if hand.caller is None and hand.profile.next_dealer == "caller":
+            return hand.dealer
+        return super().next_dealer(hand)
+
+
 # ====================================================================== Five Tigers
 
 
@@ -537,6 +630,22 @@ class FiveTigersWithoutWanSin(Rules):
     def tigers_holder(self, hand: Hand) -> int | None:
         ones = NUMBER_MASKS[1]
         return next((s for s in hand.active_seats if hand.hands[s] & ones == ones), None)
+
+
+@mutant("five-tigers-given-up-by-a-pass",
+        "A player who passed in Calling has given up the Five Tigers: only the caller or a player who did "
+        "not speak may show them.", ["TIG-1", "CALL-3"])
+class FiveTigersGivenUpByAPass(Rules):
+    __slots__ = ()
+
+    def tigers_holder(self, hand: Hand) -> int | None:
+        holder = super().tigers_holder(hand)
+        if holder is None or hand.caller is None:
+            return holder
+        order = [hand.dealer]
+        while len(order) < 3:
+            order.append(self.next_speaker(hand, order[-1]))
+        return None if order.index(holder) < order.index(hand.caller) else holder
 
 
 @mutant("five-tigers-ignored", "The Five Tigers are not detected: the hand is played normally.", ["TIG-1"])

@@ -26,6 +26,33 @@ SPEC = Path(__file__).resolve().parents[2] / "spec"
 CLAUSE_IDS = {c["id"] for c in yaml.safe_load((SPEC / "clauses.yaml").read_text(encoding="utf-8"))["clauses"]}
 DECISION_IDS = {d["id"] for d in yaml.safe_load((SPEC / "decisions.yaml").read_text(encoding="utf-8"))["decisions"]}
 
+DEAL_R_WAN_SIN_AT_0 = [
+    "Sup3 Sup4 Sup9 Gon2 Gon3 Gon4 Gon6 Zok4 Zok6 Sin6 Sin8 WanSin",
+    "Sup1 Sup5 Sup6 Sup7 Sup8 Gon7 Gon8 Gon9 Zok1 Zok2 Zok3 Zok8",
+    "Zok7",
+    "Sup2 Gon1 Gon5 Zok5 Zok9 Sin1 Sin2 Sin3 Sin4 Sin5 Sin7 Sin9",
+]
+DEAL_R_WAN_SIN_AT_1 = [
+    "Sup3 Sup4 Sup9 Gon2 Gon3 Gon4 Gon6 Zok4 Zok6 Zok8 Sin6 Sin8",
+    "Sup1 Sup5 Sup6 Sup7 Sup8 Gon7 Gon8 Gon9 Zok1 Zok2 Zok3 WanSin",
+    "Zok7",
+    "Sup2 Gon1 Gon5 Zok5 Zok9 Sin1 Sin2 Sin3 Sin4 Sin5 Sin7 Sin9",
+]
+DEAL_WAN_SIN_ALONE = [
+    "Sup1 Sup2 Sup3 Sup4 Sup5 Sup6 Sup7 Sup8 Sup9 Gon9 Zok9 Sin9",
+    "Gon1 Gon2 Gon3 Gon4 Gon5 Gon6 Gon7 Gon8 Zok1 Zok2 Zok3 WanSin",
+    "Sin8",
+    "Zok4 Zok5 Zok6 Zok7 Zok8 Sin1 Sin2 Sin3 Sin4 Sin5 Sin6 Sin7",
+]
+
+def wan_sin_alone_rounds() -> list[str]:
+    """DEAL_WAN_SIN_ALONE's first eleven rounds: seat 0 leads a Single, both followers discard, seat 0 goes on."""
+    leads, ones, threes = ("Sup2 Sup3 Sup4 Sup5 Sup6 Sup7 Sup8 Sup9 Sup1 Gon9 Zok9",
+                           "Gon1 Gon2 Gon3 Gon4 Gon5 Gon6 Gon7 Gon8 Zok1 Zok2 Zok3",
+                           "Zok4 Zok5 Zok6 Zok7 Zok8 Sin1 Sin2 Sin3 Sin4 Sin5 Sin6")
+    return [action for lead, one, three in zip(leads.split(), ones.split(), threes.split(), strict=True)
+            for action in (f"play {lead}", f"discard {one}", f"discard {three}", "continue")]
+
 # Random games rarely reach these; a small deal does.
 TARGETED: dict[str, tuple[dict[str, object], list[str]]] = {
     # Seat 0 runs Sup1-Sup9 (9 tricks) and keeps three 9s (Elders): a claim of 12.
@@ -67,6 +94,52 @@ TARGETED: dict[str, tuple[dict[str, object], list[str]]] = {
             "Zok6 Zok7 Zok8 Zok9 Sin2 Sin3 Sin4 Sin5 Sin6 Sin7 Sin8 Sin9",
         ]),
         ["call"],
+    ),
+    # Option interplay (issue 31 §2.8): each mutant misreads two options together, so its deal is played
+    # under them (conformance/scenarios/decisions/interplay.yaml holds the hand-worked scenarios).
+    "exempt-wan-sin-always-leadable": (
+        hand_start(0, DEAL_R_WAN_SIN_AT_0, {"D9": "exempt"}),
+        ["call"],
+    ),
+    "exempt-wan-sin-in-every-top-suit-privilege": (
+        hand_start(0, DEAL_R_WAN_SIN_AT_1, {"D11": "top-suit-elder", "D9": "exempt", "D6": "privileged-player"}),
+        ["pass", "call"],
+    ),
+    "exempt-wan-sin-bound-by-top-suit-privilege": (
+        hand_start(0, [
+            "Sup3 Sup4 Sup5 Sup6 Sup7 Sup8 Gon2 Gon3 Gon4 Gon6 Zok4 Zok6",
+            "Sup1 Sup9 Gon7 Gon8 Gon9 Zok1 Zok2 Zok3 Zok8 Sin6 Sin8 WanSin",
+            "Zok7",
+            "Sup2 Gon1 Gon5 Zok5 Zok9 Sin1 Sin2 Sin3 Sin4 Sin5 Sin7 Sin9",
+        ], {"D11": "top-suit-elder", "D9": "exempt", "D6": "privileged-player"}),
+        ["pass", "call"],
+    ),
+    "exempt-wan-sin-free-for-followers": (
+        hand_start(0, DEAL_WAN_SIN_ALONE, {"D8": "followers-too", "D9": "exempt"}),
+        ["call", "play Sup2"],
+    ),
+    # Seat 0 leads every round and never claims; seat 1 keeps Wan Sin for the last round.
+    "exempt-follower-wan-sin-alone-stuck": (
+        hand_start(0, DEAL_WAN_SIN_ALONE, {"D8": "followers-too", "D9": "exempt"}),
+        ["call", *wan_sin_alone_rounds(), "play Sin9"],
+    ),
+    "void-redeal-by-d4-caller": (
+        hand_start(0, DEAL_R_WAN_SIN_AT_0, {"D4": "caller", "D5": "same-dealer"}),
+        ["pass", "pass", "pass"],
+    ),
+    "void-keeps-deal-under-d4-caller": (
+        hand_start(0, DEAL_R_WAN_SIN_AT_0, {"D4": "caller"}),
+        ["pass", "pass", "pass"],
+    ),
+    # The Dealer holds the Five Tigers and passes; seat 3 calls.
+    "five-tigers-given-up-by-a-pass": (
+        hand_start(0, [
+            "Sup1 Sup2 Sup7 Gon1 Gon2 Zok1 Zok2 Zok7 Sin1 Sin2 Sin7 WanSin",
+            "Sup3 Sup4 Sup5 Sup6 Sup8 Sup9 Gon3 Gon4 Gon5 Gon6 Gon8 Gon9",
+            "Gon7",
+            "Zok3 Zok4 Zok5 Zok6 Zok8 Zok9 Sin3 Sin4 Sin5 Sin6 Sin8 Sin9",
+        ]),
+        ["pass", "pass", "call"],
     ),
 }
 
