@@ -266,6 +266,7 @@ class DecisionsDirective(SphinxDirective):
         sec += self.options_box(spec, d, src)
         if d.get("rationale"):
             sec += labelled_box("hk-rationale", N_("Why the default"), str(d["rationale"]), src)
+        sec.extend(self.interplay(spec, did))
         sec.extend(self.rejected(d, src))
         sec.extend(self.touches(spec, did))
         return sec
@@ -296,6 +297,17 @@ class DecisionsDirective(SphinxDirective):
             dl += item
         opts += dl
         return opts
+
+    def interplay(self, spec: Spec, did: str) -> list[nodes.Node]:
+        """How this decision combines with others: its own ``interplay`` entries and those of every decision
+        that names it, each written once in spec/decisions.yaml and translated once."""
+        boxes: list[nodes.Node] = []
+        for owner in spec.decisions:
+            for entry in owner.get("interplay") or []:
+                if owner["id"] == did or did in entry.get("with", []):
+                    src = spec_source(spec, "decisions", owner["id"])
+                    boxes.append(labelled_box("hk-interplay", N_("With other decisions"), str(entry["text"]), src))
+        return boxes
 
     def rejected(self, d: dict[str, Any], src: tuple[str, int | None]) -> list[nodes.Node]:
         rejected = d.get("rejected") or []

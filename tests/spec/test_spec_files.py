@@ -59,6 +59,8 @@ FIXED_CLAUSE_IDS = (
     + ["OBS-1"]
 )
 
+FAST_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml when PyYAML has it: the corpus's scenarios load in a fraction of the pure-Python time."""
 FILES = {"clauses": "clauses.yaml", "decisions": "decisions.yaml"}
 
 
@@ -264,6 +266,23 @@ def test_clause_and_decision_references_agree(
     assert not only_clause, f"clause lists decision, decision does not list clause: {only_clause}"
     assert not only_decision, f"decision lists clause, clause does not list decision: {only_decision}"
 
+
+def test_every_interplay_names_others_that_exist_and_a_scenario_holds_it(
+    clauses: list[dict[str, Any]], decisions: list[dict[str, Any]]
+) -> None:
+    """A decision's ``interplay`` (issue 31 §2.8) names other decisions and clauses that exist, and a
+    hand-worked scenario whose ``requires`` names the decision and every decision it combines with."""
+    known = {c["id"] for c in clauses} | {d["id"] for d in decisions}
+    scenario_files = [p for p in (REPO / "conformance" / "scenarios").rglob("*.yaml") if "generated" not in p.parts]
+    requires = [set(s["requires"]) for p in scenario_files
+                for s in yaml.load(p.read_text(encoding="utf-8"), Loader=FAST_LOADER)["scenarios"] if isinstance(s.get("requires"), dict)]
+    entries = [(d["id"], entry) for d in decisions for entry in d.get("interplay", [])]
+    assert len(entries) >= 5
+    for did, entry in entries:
+        others = entry["with"]
+        assert did not in others and set(others) <= known, f"{did}'s interplay with {others}"
+        needed = {did, *(o for o in others if re.fullmatch(r"D[1-9][0-9]*", o))}
+        assert any(needed <= names for names in requires), f"no scenario requires {sorted(needed)} together"
 
 def test_decisions_named_in_a_statement_are_listed(clauses: list[dict[str, Any]]) -> None:
     for c in clauses:
