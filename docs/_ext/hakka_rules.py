@@ -306,7 +306,7 @@ class DecisionsDirective(SphinxDirective):
             for entry in owner.get("interplay") or []:
                 if owner["id"] == did or did in entry.get("with", []):
                     src = spec_source(spec, "decisions", owner["id"])
-                    boxes.append(labelled_box("hk-interplay", N_("With other decisions"), str(entry["text"]), src))
+                    boxes.append(labelled_box("hk-interplay", N_("Interplay"), str(entry["text"]), src))
         return boxes
 
     def rejected(self, d: dict[str, Any], src: tuple[str, int | None]) -> list[nodes.Node]:
