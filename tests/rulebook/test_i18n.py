@@ -58,7 +58,20 @@ DECISIONS = """decisions:
         summary: To the left.
     default: counterclockwise
     rationale: The source says so.
+  - id: D2
+    key: deal_order
+    title: Deal order
+    question: Who gets the first card?
+    options:
+      - id: dealer-first
+        summary: The Dealer first.
+    default: dealer-first
+    rationale: The deal goes round.
+    interplay:
+      - with: [D1]
+        text: {interplay}
 """
+INTERPLAY = "With D1 clockwise the Dealer is still dealt first."
 CONF = """
 import sys
 sys.path.insert(0, {ext!r})
@@ -90,7 +103,7 @@ def make_book(tmp: Path, statement: str = STATEMENT) -> Path:
     # The harness's reader (Suite.load) reads every schema, the protocol's included.
     shutil.copytree(ROOT / "spec" / "schema", spec_root / "spec" / "schema", dirs_exist_ok=True)
     (spec_root / "spec" / "clauses.yaml").write_text(CLAUSES.format(statement=statement), encoding="utf-8")
-    (spec_root / "spec" / "decisions.yaml").write_text(DECISIONS, encoding="utf-8")
+    (spec_root / "spec" / "decisions.yaml").write_text(DECISIONS.format(interplay=INTERPLAY), encoding="utf-8")
     docs = tmp / "docs"
     docs.mkdir(exist_ok=True)
     (docs / "conf.py").write_text(
@@ -164,6 +177,26 @@ def test_a_translation_is_shown_with_its_ids_linked_and_the_labels_translated(bo
     assert 'href="#cards-2"' in page and 'href="../decisions.html#d1"' in page
     assert "Dépend de" in page and "Depends on" not in page
     assert STATEMENT not in page
+
+
+def test_an_interplay_is_one_message_shown_with_each_decision_it_names(book: tuple[Path, Path]) -> None:
+    """A decision's interplay (issue 31 §2.8) is written and translated once, and shown, translated and
+    labelled, in the section of the decision that holds it and of every decision it names."""
+    docs, fr = book
+    decisions = catalog(fr / "decisions.po")
+    assert INTERPLAY in decisions and "Interplay" in catalog(fr / "hakka.po")
+    translate(fr / "decisions.po", {INTERPLAY: "Avec D1 clockwise, le Donneur reçoit toujours la première carte."})
+    translate(fr / "hakka.po", {"Interplay": "Combinaison des décisions"})
+    out = docs / "_build" / "html-fr-interplay"
+    run("-m", "sphinx", "-q", "-W", "-b", "html", "-D", "language=fr", str(docs), str(out))
+    page = (out / "decisions.html").read_text(encoding="utf-8")
+    sections = re.split(r'<section class="hk-decision" id="d[12]">', page)[1:]
+    assert len(sections) == 2
+    for section in sections:
+        box = section.split('class="hk-interplay', 1)[1].split("</div>", 1)[0]
+        assert "Combinaison des décisions" in box and "le Donneur reçoit toujours la première carte" in box
+        assert 'href="#d1"' in box
+    assert INTERPLAY not in page
 
 
 def test_a_changed_clause_comes_back_fuzzy(tmp_path: Path) -> None:
