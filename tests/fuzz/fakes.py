@@ -400,3 +400,22 @@ class RefusesAMissingDealAsIllegal(Session):
         elif message.get("cmd") == "act" and not answer.get("ok") and answer["error"]["kind"] == "bad-setup":
             answer["error"]["kind"] = "illegal"
         return answer
+
+
+class ListsLegalActionsReversed(Session):
+    """Lists ``legal.actions`` of every ``state`` (alone or in a ``batch``) in reverse canonical order while
+    declaring ``playout``, whose draws index that order (the same set: a comparison of ``legal`` as sets
+    passes); only the runner's order check for an engine that declares ``playout`` meets it."""
+
+    name = "fake-lists-legal-actions-reversed"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        states = _states(message, answer)
+        if message.get("cmd") == "batch" and answer.get("ok") and isinstance(answer["steps"][0].get("state"), dict):
+            states.append(answer["steps"][0]["state"])
+        for state in states:
+            legal = state.get("legal")
+            if isinstance(legal, dict) and isinstance(legal.get("actions"), list):
+                legal["actions"] = legal["actions"][::-1]
+        return answer

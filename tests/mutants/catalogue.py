@@ -23,7 +23,9 @@ Three families:
   each is met by one kind of the fuzzer's side checks only (a ``pattern``
   answer, a refused setup in a ``batch``, the move reaching a bad deal), which
   ``tests/fuzz/test_kinds.py`` proves, and killed by the corpus's scenarios of
-  that request.
+  that request; or, for ``legal-order-reversed``, met by the runner's check
+  that an engine declaring ``playout`` lists ``legal.actions`` in the canonical
+  order, which every trajectory scenario makes.
 
 Every mutant is also an in-process engine for the conformance runner::
 
@@ -706,6 +708,8 @@ def _miswirings() -> list[Mutant]:
          "the start answer in the batch should hold the refusal.", ["DEAL-1"], fakes.RefusesABatchSetupWhole),
         ("missing-deal-illegal", "Refuses the move that would reach a missing or bad deal of a game as illegal, "
          "not bad-setup.", ["GAME-1"], fakes.RefusesAMissingDealAsIllegal),
+        ("legal-order-reversed", "Lists the legal actions of every state in reverse canonical order while "
+         "declaring playout, whose draws index that order.", ["PLAY-2"], fakes.ListsLegalActionsReversed),
     )]
 
 
