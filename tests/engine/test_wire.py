@@ -430,8 +430,12 @@ _SETUPS = [{"dealer": 1, "deck": "x"}, {"dealer": 0, "seed": "5", "deck": "x"}, 
            {"game": {"first_dealer": True, "deals": [{"seed": "1"}]}}, {"game": {"first_dealer": 0}, "dealer": 0},
            {"dealer": 0, "hands": ["a", "b", "c"]}, {"dealer": 0, "hands": ["Sup1", "Sup2", "Sup3", 4]},
            {"dealer": 0, "hands": ["Sup1", "Sup2", "", "Sup4"]}, {"dealer": 7, "seed": "1"}]
-_CARDS = st.lists(st.sampled_from(["Sup1", "s2", "GON3", "w", "n9", "zok5", "Zok6"]), min_size=1, max_size=4,
-                  unique=True).map(" ".join)
+_SEPARATORS = ["\t", "\n", "\r\n", "\x0b", "\x85", "\xa0", "\u2003", "\u3000",  # white space (PROTOCOL.md)
+               "\ufeff", "\x1f", "\u200b", ","]  # and what is no separator: the word is then no card
+_CARDS = st.tuples(st.lists(st.sampled_from(["Sup1", "s2", "GON3", "w", "n9", "zok5", "Zok6"]), min_size=1, max_size=4,
+                            unique=True), st.sampled_from([" "] * 6 + ["  ", *_SEPARATORS]),
+                   st.sampled_from([""] * 6 + [" ", "\t", "\u3000", "\x1c"])
+                   ).map(lambda t: t[2] + t[1].join(t[0]) + t[2])
 _DECIMAL = st.integers(0, 2**66).map(str)
 _FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "seat": st.integers(-1, 4), "protocol": st.integers(0, 4), "depth": st.integers(0, 2), "led": st.booleans(),

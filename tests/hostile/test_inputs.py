@@ -228,3 +228,26 @@ def test_a_failed_json_write_never_drops_the_junit_report(tmp_path):
     failed = [r.problem for r in reporters if r.problem]
     assert len(failed) == 1 and "--json" in failed[0]
     assert "testsuite" in (tmp_path / "r.xml").read_text()
+
+
+def test_white_space_in_card_text_is_taken_double_quoted_and_refused_from_a_block(tmp_path, schemas, spec):
+    """A control character in card or action text is meant when written as an escape in a double-quoted string
+    (the white-space scenarios, spec/PROTOCOL.md "Action text"); a `|` block's trailing newline never is."""
+    quoted = write(tmp_path, scenario('''\
+        trajectory:
+          setup: {dealer: 0, deck: "Sup1\\tGon4 Sin9 Zok7 Sup2 Gon5 Zok8 Sup3 Gon6 Zok9 Sup4 Gon7 Sin1 Sup5 Gon8 Sin2 Sup6 Gon9 Sin3 Sup7 Zok1 Sin4 Sup8 Zok2 Sin5 Sup9 Zok3 Sin6 Gon1 Zok4 Sin7 Gon2 Zok5 Sin8 Gon3 Zok6 WanSin\\n"}
+          steps:
+            - {seat: 0, do: "\\tcall"}
+        '''), "quoted.yaml")
+    [loaded] = load_scenarios([quoted], schemas, spec)
+    assert loaded.body["steps"][0]["do"] == "\tcall"
+    block = write(tmp_path, scenario('''\
+        trajectory:
+          setup: {dealer: 0, seed: 1}
+          steps:
+            - seat: 0
+              do: |
+                call
+        '''), "block.yaml")
+    [p] = problems([block], schemas, spec)
+    assert "control character" in p and "/trajectory/steps/0/do" in p and "double-quoted" in p
