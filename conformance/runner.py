@@ -271,7 +271,8 @@ class ScenarioRunner:
             raise _Outcome(FAIL, f"legal.actions is not in the canonical order of actions: {first!r} is listed "
                                  f"before {second!r} (spec/README.md; an engine that declares playout must list "
                                  "them in that order, as a playout draws over them by index)", "legal",
-                           (f"listed:    {first!r}, {second!r}", f"canonical: {second!r}, {first!r}"))
+                           (f"listed:    {first!r}, {second!r}", f"canonical: {second!r}, {first!r}"),
+                           rule_keys=())  # an order the protocol defines, not a rule of the game
 
     def _start(self, scenario: Scenario, info: EngineInfo, ctx: _Context, setup: dict[str, Any]) -> None:
         ctx.begin("setup", scenario.line_of(scenario.kind, "setup"))
