@@ -87,7 +87,7 @@ def words(text: str) -> list[str]:
     >>> words("  Sup1\tS2\u00a0 W\n"), words("Sup1\x1fSup2")
     (['Sup1', 'S2', 'W'], ['Sup1\x1fSup2'])
     """
-    if _SPLIT_TOO.search(text) is None:
+    if text.isprintable() or _SPLIT_TOO.search(text) is None:  # no U+001C-U+001F (printable: the usual text)
         return text.split()  # the same split, quicker
     return [word for word in _WHITE_RUN.split(text) if word]
 
@@ -118,6 +118,8 @@ def parse_mask(text: object) -> int:
     items: list[object]
     if isinstance(text, str):
         items = list(words(text))
+    elif isinstance(text, list):  # an action's words (Action.parse): quicker than the Iterable check
+        items = text
     elif isinstance(text, Iterable):
         items = list(text)
     else:
