@@ -235,12 +235,13 @@ def test_white_space_in_card_text_is_taken_double_quoted_and_refused_from_a_bloc
     (the white-space scenarios, spec/PROTOCOL.md "Action text"); a `|` block's trailing newline never is."""
     quoted = write(tmp_path, scenario('''\
         trajectory:
-          setup: {dealer: 0, deck: "Sup1\\tGon4 Sin9 Zok7 Sup2 Gon5 Zok8 Sup3 Gon6 Zok9 Sup4 Gon7 Sin1 Sup5 Gon8 Sin2 Sup6 Gon9 Sin3 Sup7 Zok1 Sin4 Sup8 Zok2 Sin5 Sup9 Zok3 Sin6 Gon1 Zok4 Sin7 Gon2 Zok5 Sin8 Gon3 Zok6 WanSin\\n"}
+          setup: {dealer: 0, seed: 1}
           steps:
             - {seat: 0, do: "\\tcall"}
+            - {seat: 0, reject: "play\\x1fSup1", error: malformed}
         '''), "quoted.yaml")
     [loaded] = load_scenarios([quoted], schemas, spec)
-    assert loaded.body["steps"][0]["do"] == "\tcall"
+    assert loaded.body["steps"][0]["do"] == "\tcall" and loaded.body["steps"][1]["reject"] == "play\x1fSup1"
     block = write(tmp_path, scenario('''\
         trajectory:
           setup: {dealer: 0, seed: 1}
