@@ -61,6 +61,10 @@ MAX_PROBLEMS_PER_FILE = 10
 
 FREE_TEXT_KEYS = frozenset({"title", "notes", "description", "source"})
 """Keys whose text may hold line breaks and tabs; every other string is refused with a control character."""
+SENT_TEXT_KEYS = frozenset({"hands", "deck", "do", "reject"})
+"""Card and action text sent to the engine as written, which may hold a control character when written
+double-quoted: there it is an escape written on purpose (``"Sup1\\tSup2"``, as the white-space scenarios
+do: spec/PROTOCOL.md, "Action text"), never a block's trailing newline."""
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 _UNEXPECTED = re.compile(r"\((.*) (?:was|were) unexpected\)$", re.S)
 
@@ -310,10 +314,12 @@ def _value_problems(doc: YamlDocument, base: str, item: dict[str, Any], sid: str
             problems.append(Problem(doc.path, doc.line_of(pointer),
                                     f"{value!r} is written as a decimal number; scenario numbers are integers: "
                                     f"write {shown}", pointer, sid))
-        elif isinstance(value, str) and key not in FREE_TEXT_KEYS and _CONTROL.search(value):
+        elif isinstance(value, str) and key not in FREE_TEXT_KEYS and _CONTROL.search(value) \
+                and not (key in SENT_TEXT_KEYS and pointer in doc.double_quoted):
             problems.append(Problem(doc.path, doc.line_of(pointer),
-                                    f"{value!r} holds a control character (a trailing newline from a `|` "
-                                    "block?)", pointer, sid))
+                                    f"{value!r} holds a control character (a trailing newline from a `|` block?)"
+                                    + (": write it double-quoted, with an escape such as \\t, if it is meant"
+                                       if key in SENT_TEXT_KEYS else ""), pointer, sid))
     return problems
 
 

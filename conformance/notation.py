@@ -23,6 +23,8 @@ INITIAL_ELDERS = "Sup9 Gon9 Zok9 Sin9 Sup1 Sin1 WanSin"
 
 VERBS_WITH_CARDS = ("play", "discard")
 VERBS_ALONE = ("call", "pass", "claim", "continue", "tigers", "decline")
+VERB_ORDER = ("call", "pass", "play", "discard", "claim", "continue", "tigers", "decline")
+"""The verbs in the canonical order of actions (spec/README.md)."""
 
 _SUIT_OF = {"sup": "Sup", "gon": "Gon", "zok": "Zok", "sin": "Sin",
             "s": "Sup", "g": "Gon", "z": "Zok", "n": "Sin"}
@@ -97,4 +99,35 @@ def action_cards(text: str) -> tuple[str, list[str]] | None:
             return verb, cards(parts[1:])
     except NotationError:
         return None
+    return None
+
+
+def action_order_key(text: str) -> tuple[int, int, tuple[int, ...]] | None:
+    """Where an action stands in the canonical order of actions (spec/README.md): its verb's place in
+    :data:`VERB_ORDER`, then its number of cards, then its cards' canonical positions as a sequence
+    (Sup1 is 0, WanSin 36); ``None`` for text that is not an action.
+
+    >>> sorted(["play Gon9 Zok9 Sin9", "pass", "play Zok5 Zok6 Zok7", "play Sup5"], key=action_order_key)
+    ['pass', 'play Sup5', 'play Gon9 Zok9 Sin9', 'play Zok5 Zok6 Zok7']
+    """
+    parsed = action_cards(text) if isinstance(text, str) else None
+    if parsed is None:
+        return None
+    verb, names = parsed
+    return VERB_ORDER.index(verb), len(names), tuple(sorted(ORDER[n] for n in names))
+
+
+def out_of_order(actions: list[str]) -> tuple[str, str] | None:
+    """The first two neighbours of ``actions`` not in the canonical order of actions (the earlier one
+    listed first), or ``None`` when the list is in that order. Text that is not an action is left to
+    the comparison of ``legal`` and never out of order here.
+
+    >>> out_of_order(["call", "pass"]), out_of_order(["play Sup3 Sup4 Sup5", "play Sup3"])
+    (None, ('play Sup3 Sup4 Sup5', 'play Sup3'))
+    """
+    keys = [action_order_key(a) for a in actions]
+    for i in range(len(actions) - 1):
+        a, b = keys[i], keys[i + 1]
+        if a is not None and b is not None and a >= b:
+            return actions[i], actions[i + 1]
     return None

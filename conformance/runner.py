@@ -25,7 +25,7 @@ from .errors import AdapterError, EngineTimeout
 from .expected import apply_expected
 from .listeners import Listener, Listeners, Transcript
 from .loader import Scenario
-from .notation import INITIAL_ELDERS
+from .notation import INITIAL_ELDERS, out_of_order
 from .results import ERROR, FAIL, PASS, SKIP, TIMEOUT, Result, Status
 from .setups import capabilities_of, requested_options, start_request
 from .specdata import SpecData
@@ -252,7 +252,27 @@ class ScenarioRunner:
     def _state(self, ctx: _Context) -> dict[str, Any]:
         answer = self._call(ctx, {"cmd": "state"})
         self._require_ok(answer, "`state`")
+        info = self.engine.info
+        if info is not None and "playout" in info.capabilities:
+            self._check_order(answer)
         return answer
+
+    @staticmethod
+    def _check_order(state: Mapping[str, Any]) -> None:
+        """An engine that declares ``playout`` lists ``legal.actions`` in the canonical order of actions, since a
+        playout's draws index that list (spec/PROTOCOL.md, "Playout"); others may list them in any order."""
+        legal = state.get("legal")
+        actions = legal.get("actions") if isinstance(legal, Mapping) else None
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            return  # a legal of the wrong shape is the comparison's to report
+        pair = out_of_order(actions)
+        if pair is not None:
+            first, second = pair
+            raise _Outcome(FAIL, f"legal.actions is not in the canonical order of actions: {first!r} is listed "
+                                 f"before {second!r} (spec/README.md; an engine that declares playout must list "
+                                 "them in that order, as a playout draws over them by index)", "legal",
+                           (f"listed:    {first!r}, {second!r}", f"canonical: {second!r}, {first!r}"),
+                           rule_keys=())  # an order the protocol defines, not a rule of the game
 
     def _start(self, scenario: Scenario, info: EngineInfo, ctx: _Context, setup: dict[str, Any]) -> None:
         ctx.begin("setup", scenario.line_of(scenario.kind, "setup"))

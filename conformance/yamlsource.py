@@ -73,6 +73,9 @@ class YamlDocument:
     data: Any
     lines: dict[str, int] = field(default_factory=dict)
     key_lines: dict[str, int] = field(default_factory=dict)
+    double_quoted: set[str] = field(default_factory=set)
+    """The pointers of strings written double-quoted, where a control character is written on purpose
+    (an escape such as ``\\t``), never left by a block's trailing newline."""
 
     def line_of(self, pointer: str) -> int | None:
         """Line of the node at ``pointer``, or of its nearest located ancestor."""
@@ -152,6 +155,8 @@ class _Builder:
         return self.scalar(node, pointer)
 
     def scalar(self, node: yaml.Node, pointer: str) -> Any:
+        if getattr(node, "style", None) == '"':
+            self.doc.double_quoted.add(pointer)
         try:
             return self.constructor.construct_object(node, deep=True)
         except ValueError as exc:  # int() of more than sys.get_int_max_str_digits() digits (4,300)

@@ -14,7 +14,7 @@ from itertools import combinations
 from math import comb
 from typing import Final
 
-from .cards import FULL_DECK, Cards, indices, mask_text, parse_mask
+from .cards import FULL_DECK, Cards, indices, mask_text, parse_mask, words
 from .errors import MalformedError
 
 CALL: Final = "call"
@@ -90,15 +90,15 @@ class Action:
         # ``object``: compiled, a ``str`` parameter would refuse ``None`` with a bare TypeError
         if not isinstance(text, str):
             raise MalformedError(f"an action is text, such as 'call' or 'play Sup3 Sup4 Sup5', not {text!r}")
-        words = text.split(None, 1)
-        if not words:
+        split = words(text)
+        if not split:
             raise MalformedError("an empty action", action=text)
-        verb = words[0].lower()
+        verb = split[0].lower()
         if verb not in _ORDER:
             raise MalformedError(
-                f"unknown verb {words[0]!r}; verbs: {', '.join(VERBS)}", action=text
+                f"unknown verb {split[0]!r}; verbs: {', '.join(VERBS)}", action=text
             )
-        rest = words[1] if len(words) > 1 else ""
+        rest = split[1:]
         if verb in VERBS_WITH_CARDS:
             try:
                 mask = parse_mask(rest)
@@ -107,7 +107,7 @@ class Action:
             if not mask:
                 raise MalformedError(f"{verb!r} needs at least one card", action=text)
             return cls(verb, mask)
-        if rest.strip():
+        if rest:
             raise MalformedError(f"{verb!r} takes no cards", action=text)
         return cls(verb)
 

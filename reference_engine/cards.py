@@ -14,6 +14,7 @@ Cards.parse('Sup3 Sup4 Sup5')
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import Final
 
@@ -71,6 +72,26 @@ _LOOKUP["w"] = WAN_SIN
 _LOOKUP["wan sin"] = WAN_SIN
 
 
+WHITE_SPACE: Final = "\t\n\x0b\x0c\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + \
+    "\u2028\u2029\u202f\u205f\u3000"
+"""What separates the words of card and action text: the characters of Unicode's White_Space property
+(spec/PROTOCOL.md, "Action text"). Any other character is part of a word, U+FEFF and U+001C-U+001F among them."""
+_SPLIT_TOO: Final = re.compile("[\x1c-\x1f]")
+"""Where ``str.split()`` splits and White_Space does not: nowhere else (tests/engine/test_cards.py)."""
+_WHITE_RUN: Final = re.compile(f"[{re.escape(WHITE_SPACE)}]+")
+
+
+def words(text: str) -> list[str]:
+    r"""The words of card or action text: split at runs of :data:`WHITE_SPACE`, which may also lead or trail.
+
+    >>> words("  Sup1\tS2\u00a0 W\n"), words("Sup1\x1fSup2")
+    (['Sup1', 'S2', 'W'], ['Sup1\x1fSup2'])
+    """
+    if text.isprintable() or _SPLIT_TOO.search(text) is None:  # no U+001C-U+001F (printable: the usual text)
+        return text.split()  # the same split, quicker
+    return [word for word in _WHITE_RUN.split(text) if word]
+
+
 def parse_card_index(text: object) -> int:
     """Parse one card's text (case-insensitive, long or short form); anything but text is malformed.
 
@@ -80,7 +101,7 @@ def parse_card_index(text: object) -> int:
     if not isinstance(text, str):
         raise MalformedError(f"{text!r} is not a card: a card is text, such as Sup9 or W", rule="CARDS-1")
     try:
-        return _LOOKUP[text.strip().lower()]
+        return _LOOKUP[text.strip(WHITE_SPACE).lower()]
     except KeyError:
         raise MalformedError(
             f"{text!r} is not a card: write Sup1..Sup9, Gon1..Gon9, Zok1..Zok9, "
@@ -90,13 +111,15 @@ def parse_card_index(text: object) -> int:
 
 
 def parse_mask(text: object) -> int:
-    """Parse a space-separated card list (or an iterable of card texts) to a mask.
+    """Parse a card list (its cards separated by white space, :func:`words`; or an iterable of card texts) to a mask.
 
     A card named twice is malformed: a play or a hand never holds a card twice.
     """
     items: list[object]
     if isinstance(text, str):
-        items = list(text.split())
+        items = list(words(text))
+    elif isinstance(text, list):  # an action's words (Action.parse): quicker than the Iterable check
+        items = text
     elif isinstance(text, Iterable):
         items = list(text)
     else:

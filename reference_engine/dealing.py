@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, TypeGuard
 
-from .cards import DECK_SIZE, FULL_DECK, Cards, mask_text, parse_card_index, parse_mask
+from .cards import DECK_SIZE, FULL_DECK, Cards, mask_text, parse_card_index, parse_mask, words
 from .errors import MalformedError, SetupError
 from .profile import DEFAULT_PROFILE, Profile
 
@@ -94,7 +94,7 @@ def dealt_from(dealer: object, deck: object, profile: Profile) -> list[int]:
     items: list[object]
     if isinstance(deck, str):
         try:
-            items = [parse_card_index(word) for word in deck.split()]
+            items = [parse_card_index(word) for word in words(deck)]
         except MalformedError as exc:
             raise SetupError(f"deck: {exc.message}", rule="CARDS-1") from None
     elif isinstance(deck, Sequence) and not isinstance(deck, (bytes, bytearray)):

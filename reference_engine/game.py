@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from ._mypyc import mypyc_attr
+from .cards import words
 from .errors import SetupError
 from .events import Event, GameEnded, HandDealt
 from .hand import Hand, Phase
@@ -183,7 +184,7 @@ def _check_deal(number: int, deal: Deal, profile: Profile, rules: Rules) -> None
     dealer = 0
     hands = deal.get("hands")
     if isinstance(hands, Sequence) and not isinstance(hands, str) and len(hands) == 4:
-        sizes = [len(h.split()) if isinstance(h, str) else len(h) for h in hands]
+        sizes = [len(words(h)) if isinstance(h, str) else len(h) for h in hands]
         dealer = (sizes.index(min(sizes)) + 2) % 4
     try:
         deal_hand(dealer, deal, profile, rules=rules)

@@ -46,7 +46,12 @@ def perft_counts(hand: object, depth: object, max_nodes: object = None) -> list[
     """``[perft(hand, 1), ..., perft(hand, depth)]`` in one walk of the tree.
 
     ``max_nodes`` bounds the positions visited; past it :class:`PerftLimitExceeded`
-    is raised (an engine with a rule wrong can make the tree explode).
+    is raised (an engine with a rule wrong can make the tree explode). A position
+    visited is one reached by 1 to ``depth - 1`` actions, each concrete action
+    (discards included) once, an ended hand too; neither ``hand`` itself nor the
+    positions at exactly ``depth`` actions (counted from their parent's legal
+    actions) are visited: the sum of the first ``depth - 1`` counts
+    (spec/PROTOCOL.md, "Bounds on one request").
     """
     root, levels, budget = checked(hand, depth, max_nodes)
     counts = [0] * levels

@@ -362,7 +362,8 @@ class Session:
             if message.get("divide"):
                 answer["divide"] = perft_divide(hand, depth, limit)
         except PerftLimitExceeded:
-            return error("unsupported", f"counting to depth {depth} from here visits more than {limit} positions, "
+            positions = "1 position" if limit == 1 else f"{limit} positions"
+            return error("unsupported", f"counting to depth {depth} from here visits more than {positions}, "
                                         "the reference's bound on one count: ask for a smaller depth, or raise the "
                                         "bound with `python -m reference_engine --count-nodes N`")
         return answer

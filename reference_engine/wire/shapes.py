@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from ..cards import parse_card_index
+from ..cards import parse_card_index, words
 from ..errors import MalformedError
 
 Check = Callable[[Any, int], "str | None"]
@@ -66,10 +66,10 @@ def card_text(value: Any, _protocol: int) -> str | None:
     """Card text as a person may write it (common.schema.json#/$defs/anyCards): every word a card."""
     if not isinstance(value, str):
         return f"expected card text, not {type(value).__name__}"
-    words = value.split()
-    if not words:
+    split = words(value)
+    if not split:
         return "expected at least one card"
-    for word in words:
+    for word in split:
         try:
             parse_card_index(word)
         except MalformedError as exc:

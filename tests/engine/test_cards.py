@@ -222,3 +222,41 @@ def test_the_shuffle_on_machine_words_is_d33_s_at_the_edges(seed: int) -> None:
 @given(st.integers(min_value=0, max_value=2**64 - 1))
 def test_the_shuffle_on_machine_words_is_d33_s(seed: int) -> None:
     assert _shuffled_on_words(seed) == _shuffled(seed)
+
+
+# ------------------------------------------------------------------ white space in card and action text
+
+
+WHITE_SPACE = {*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F,
+               0x205F, 0x3000}
+"""Unicode's White_Space property (PropList.txt), as spec/PROTOCOL.md "Action text" lists it."""
+
+
+def test_the_separators_are_unicode_white_space_and_nothing_else() -> None:
+    from reference_engine.cards import WHITE_SPACE as ENGINE_WHITE_SPACE
+    from reference_engine.cards import words
+
+    assert {ord(c) for c in ENGINE_WHITE_SPACE} == WHITE_SPACE
+    # words() splits with str.split() when the text holds none of U+001C-U+001F: only there do they differ
+    assert {c for c in range(0x110000) if chr(c).isspace()} - WHITE_SPACE == {0x1C, 0x1D, 0x1E, 0x1F}
+    assert not WHITE_SPACE - {c for c in range(0x110000) if chr(c).isspace()}
+    for c in WHITE_SPACE:
+        text = f"{chr(c)}Sup1{chr(c)}{chr(c)}s2 {chr(c)}"
+        assert words(text) == ["Sup1", "s2"] and Cards.parse(text) == Cards.parse("Sup1 Sup2"), hex(c)
+    for c in (0x1C, 0x1F, 0xFEFF, 0x200B, 0x180E, ord(",")):
+        text = f"Sup1{chr(c)}Sup2 Gon3"
+        assert words(text) == [f"Sup1{chr(c)}Sup2", "Gon3"], hex(c)
+        with pytest.raises(MalformedError, match="not a card"):
+            Cards.parse(text)
+        with pytest.raises(MalformedError, match="not a card"):
+            Cards.parse(f"Sup1 Sup2{chr(c)}")  # not stripped off a word either
+
+
+def test_action_text_is_split_at_the_same_white_space() -> None:
+    from reference_engine.actions import Action
+
+    assert Action.parse("\tPLAY\u00a0sup3\r\nS4\u3000Sup5\x85") == Action.parse("play Sup3 Sup4 Sup5")
+    assert Action.parse(" call\n") == Action.parse("call")
+    for text in ("play\ufeffSup3", "call\u200b", "play Sup3\x1f", "call\x1f"):
+        with pytest.raises(MalformedError):
+            Action.parse(text)

@@ -430,8 +430,12 @@ _SETUPS = [{"dealer": 1, "deck": "x"}, {"dealer": 0, "seed": "5", "deck": "x"}, 
            {"game": {"first_dealer": True, "deals": [{"seed": "1"}]}}, {"game": {"first_dealer": 0}, "dealer": 0},
            {"dealer": 0, "hands": ["a", "b", "c"]}, {"dealer": 0, "hands": ["Sup1", "Sup2", "Sup3", 4]},
            {"dealer": 0, "hands": ["Sup1", "Sup2", "", "Sup4"]}, {"dealer": 7, "seed": "1"}]
-_CARDS = st.lists(st.sampled_from(["Sup1", "s2", "GON3", "w", "n9", "zok5", "Zok6"]), min_size=1, max_size=4,
-                  unique=True).map(" ".join)
+_SEPARATORS = ["\t", "\n", "\r\n", "\x0b", "\x85", "\xa0", "\u2003", "\u3000",  # white space (PROTOCOL.md)
+               "\ufeff", "\x1f", "\u200b", ","]  # and what is no separator: the word is then no card
+_CARDS = st.tuples(st.lists(st.sampled_from(["Sup1", "s2", "GON3", "w", "n9", "zok5", "Zok6"]), min_size=1, max_size=4,
+                            unique=True), st.sampled_from([" "] * 6 + ["  ", *_SEPARATORS]),
+                   st.sampled_from([""] * 6 + [" ", "\t", "\u3000", "\x1c"])
+                   ).map(lambda t: t[2] + t[1].join(t[0]) + t[2])
 _DECIMAL = st.integers(0, 2**66).map(str)
 _FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "seat": st.integers(-1, 4), "protocol": st.integers(0, 4), "depth": st.integers(0, 2), "led": st.booleans(),
@@ -599,6 +603,48 @@ def test_a_count_past_its_node_bound_is_refused_naming_the_bound_and_how_to_rais
     assert "400 positions" in refused["error"]["message"] and "--count-nodes" in refused["error"]["message"]
     assert session.handle({"cmd": "count", "depth": 3}) == {"ok": True, "counts": [2, 8, 458]}
     assert session.handle({"cmd": "state"}) == before
+
+
+LEAD_HANDS = ["Sup3 Sup4 Sup5 Gon5 Gon9 Zok5 Zok6 Zok7 Zok9 Sin2 Sin3 Sin9",
+              "Sup6 Sup7 Sup8 Gon4 Gon6 Gon7 Gon8 Zok1 Zok2 Zok3 Zok4 Zok8", "Sin4",
+              "Sup1 Sup2 Sup9 Gon1 Gon2 Gon3 Sin1 Sin5 Sin6 Sin7 Sin8 WanSin"]
+"""spec/README.md's worked lead: Dealer 0 calls or passes (2 positions); after a call Calling ends and the
+Dealer leads one of 7 plays, after a pass seat 1 calls or passes (9 positions): a count to depth 3 visits
+2 + 9 = 11 positions, to depth 2 visits 2 (spec/PROTOCOL.md, "Bounds on one request")."""
+
+
+def _served(monkeypatch: pytest.MonkeyPatch, bound: int, depth: int) -> tuple[Any, Any, Any]:
+    """``python -m reference_engine --count-nodes <bound>`` (its own main, in this process): the state, the
+    answer to a count to ``depth`` with divide, and the state after it."""
+    import io
+
+    from reference_engine.__main__ import main
+
+    lines = [{"cmd": "hello", "protocol": 3}, {"cmd": "start", "setup": {"dealer": 0, "hands": LEAD_HANDS}},
+             {"cmd": "state"}, {"cmd": "count", "depth": depth, "divide": True}, {"cmd": "state"}, {"cmd": "stop"}]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO("".join(json.dumps(x) + "\n" for x in lines)
+                                                                  .encode())))
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    main(["--count-nodes", str(bound)])
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["ok"] for a in answers[:3]] == [True, True, True] and answers[5] == {"ok": True}
+    return answers[2], answers[3], answers[4]
+
+
+@pytest.mark.parametrize(("depth", "positions"), [(3, 11), (2, 2)])
+def test_a_count_at_its_bound_is_answered_and_one_position_past_it_refused(
+        monkeypatch: pytest.MonkeyPatch, depth: int, positions: int) -> None:
+    """A position is one reached by 1 to depth - 1 actions, each concrete action once; neither the current
+    state nor the positions at exactly ``depth`` actions are visited."""
+    before, answered, after = _served(monkeypatch, positions, depth)
+    assert answered["ok"] and answered["counts"][:2] == [2, 9] and len(answered["counts"]) == depth
+    assert sum(answered["divide"].values()) == answered["counts"][-1] and after == before
+    before, refused, after = _served(monkeypatch, positions - 1, depth)
+    assert refused["error"]["kind"] == "unsupported", refused
+    message = refused["error"]["message"]
+    assert f"more than {positions - 1} position" in message and "--count-nodes N" in message
+    assert after == before  # an error never changes state
 
 
 def test_a_count_at_depth_8_from_a_deal_is_refused_within_seconds() -> None:

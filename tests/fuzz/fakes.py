@@ -400,3 +400,81 @@ class RefusesAMissingDealAsIllegal(Session):
         elif message.get("cmd") == "act" and not answer.get("ok") and answer["error"]["kind"] == "bad-setup":
             answer["error"]["kind"] = "illegal"
         return answer
+
+
+class ListsLegalActionsReversed(Session):
+    """Lists ``legal.actions`` of every ``state`` (alone or in a ``batch``) in reverse canonical order while
+    declaring ``playout``, whose draws index that order (the same set: a comparison of ``legal`` as sets
+    passes); only the runner's order check for an engine that declares ``playout`` meets it."""
+
+    name = "fake-lists-legal-actions-reversed"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        states = _states(message, answer)
+        if message.get("cmd") == "batch" and answer.get("ok") and isinstance(answer["steps"][0].get("state"), dict):
+            states.append(answer["steps"][0]["state"])
+        for state in states:
+            legal = state.get("legal")
+            if isinstance(legal, dict) and isinstance(legal.get("actions"), list):
+                legal["actions"] = legal["actions"][::-1]
+        return answer
+
+
+def _with_texts(message: Mapping[str, Any], change: Any) -> dict[str, Any]:
+    """``message`` with ``change`` applied to each card or action text it sends: a setup's hands and deck (a game's
+    deals too), an action, a batch's steps' actions and a pattern's cards."""
+    def text(value: Any) -> Any:
+        return change(value) if isinstance(value, str) else value
+
+    def deal(d: Any) -> Any:
+        if not isinstance(d, Mapping):
+            return d
+        out = dict(d)
+        if isinstance(out.get("hands"), list):
+            out["hands"] = [text(h) for h in out["hands"]]
+        if "deck" in out:
+            out["deck"] = text(out["deck"])
+        return out
+
+    out = dict(message)
+    setup = out.get("setup")
+    if isinstance(setup, Mapping):
+        game = setup.get("game")
+        if isinstance(game, Mapping) and isinstance(game.get("deals"), list):
+            out["setup"] = {**setup, "game": {**game, "deals": [deal(d) for d in game["deals"]]}}
+        else:
+            out["setup"] = deal(setup)
+    if "action" in out:
+        out["action"] = text(out["action"])
+    if isinstance(out.get("steps"), list):
+        out["steps"] = [{**s, "action": text(s.get("action"))} if isinstance(s, Mapping) and "action" in s else s
+                        for s in out["steps"]]
+    for name in ("classify", "current", "challenger", "elders"):
+        if name in out:
+            out[name] = text(out[name])
+    return out
+
+
+class SplitsAtSpacesOnly(Session):
+    """Reads "space-separated" literally: only U+0020 separates the words of card and action text, so a tab, a
+    line end or a no-break space joins two words into one that is no card (``malformed``)."""
+
+    name = "fake-splits-at-spaces-only"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        from reference_engine.cards import WHITE_SPACE
+
+        others = WHITE_SPACE.replace(" ", "")
+        joined = _with_texts(message, lambda t: "".join("\x00" if c in others else c for c in t))
+        return super().handle(joined)
+
+
+class SplitsAtUnitSeparators(Session):
+    """Splits card and action text where Python's ``str.split()`` does: at White_Space and at U+001C-U+001F too,
+    which are no white space, so a word ending in U+001F is taken for the card before it."""
+
+    name = "fake-splits-at-unit-separators"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        return super().handle(_with_texts(message, lambda t: t.translate({c: " " for c in range(0x1C, 0x20)})))

@@ -228,3 +228,27 @@ def test_a_failed_json_write_never_drops_the_junit_report(tmp_path):
     failed = [r.problem for r in reporters if r.problem]
     assert len(failed) == 1 and "--json" in failed[0]
     assert "testsuite" in (tmp_path / "r.xml").read_text()
+
+
+def test_white_space_in_card_text_is_taken_double_quoted_and_refused_from_a_block(tmp_path, schemas, spec):
+    """A control character in card or action text is meant when written as an escape in a double-quoted string
+    (the white-space scenarios, spec/PROTOCOL.md "Action text"); a `|` block's trailing newline never is."""
+    quoted = write(tmp_path, scenario('''\
+        trajectory:
+          setup: {dealer: 0, seed: 1}
+          steps:
+            - {seat: 0, do: "\\tcall"}
+            - {seat: 0, reject: "play\\x1fSup1", error: malformed}
+        '''), "quoted.yaml")
+    [loaded] = load_scenarios([quoted], schemas, spec)
+    assert loaded.body["steps"][0]["do"] == "\tcall" and loaded.body["steps"][1]["reject"] == "play\x1fSup1"
+    block = write(tmp_path, scenario('''\
+        trajectory:
+          setup: {dealer: 0, seed: 1}
+          steps:
+            - seat: 0
+              do: |
+                call
+        '''), "block.yaml")
+    [p] = problems([block], schemas, spec)
+    assert "control character" in p and "/trajectory/steps/0/do" in p and "double-quoted" in p

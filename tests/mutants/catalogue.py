@@ -23,7 +23,11 @@ Three families:
   each is met by one kind of the fuzzer's side checks only (a ``pattern``
   answer, a refused setup in a ``batch``, the move reaching a bad deal), which
   ``tests/fuzz/test_kinds.py`` proves, and killed by the corpus's scenarios of
-  that request.
+  that request; or, for ``legal-order-reversed``, met by the runner's check
+  that an engine declaring ``playout`` lists ``legal.actions`` in the canonical
+  order, which every trajectory scenario makes; or, for the ``text-split-…``
+  mutants, by text the fuzzer never sends (white space other than a space),
+  which the scenarios of ``contract/white-space.yaml`` hold.
 
 Every mutant is also an in-process engine for the conformance runner::
 
@@ -815,6 +819,12 @@ def _miswirings() -> list[Mutant]:
          "the start answer in the batch should hold the refusal.", ["DEAL-1"], fakes.RefusesABatchSetupWhole),
         ("missing-deal-illegal", "Refuses the move that would reach a missing or bad deal of a game as illegal, "
          "not bad-setup.", ["GAME-1"], fakes.RefusesAMissingDealAsIllegal),
+        ("legal-order-reversed", "Lists the legal actions of every state in reverse canonical order while "
+         "declaring playout, whose draws index that order.", ["PLAY-2"], fakes.ListsLegalActionsReversed),
+        ("text-split-at-spaces-only", "Splits card and action text at U+0020 only, so that a tab, a line end or "
+         "a no-break space between two cards makes the text malformed.", ["CARDS-1"], fakes.SplitsAtSpacesOnly),
+        ("text-split-at-unit-separators", "Splits card and action text at U+001C-U+001F too (Python's str.split), "
+         "which are no white space.", ["CARDS-1"], fakes.SplitsAtUnitSeparators),
     )]
 
 

@@ -127,3 +127,20 @@ def test_a_cmd_that_is_no_string_is_unsupported_and_divide_false_asks_for_nothin
     assert session.handle({"cmd": "start", "setup": {"dealer": 0, "seed": 3}})["ok"]
     assert session.handle({"cmd": "count", "depth": 1, "divide": False}) == {"ok": True, "counts": [2]}
     assert session.handle({"cmd": "count", "depth": 1, "divide": True})["error"]["kind"] == "unsupported"
+
+
+def test_the_position_example_of_a_count_holds_on_the_reference() -> None:
+    """PROTOCOL.md, "Bounds on one request": spec/README.md's lead counted to depth 3 is `[2, 9, …]` and visits
+    11 positions, answered under `--count-nodes 11`, refused under 10 (tests/engine/test_wire.py runs the CLI)."""
+    from tests.engine.test_wire import LEAD_HANDS
+
+    text = " ".join(TEXTS["PROTOCOL.md"].split())
+    assert "`counts` to depth 3 are `[2, 9, …]`" in text and "visits 2 + 9 = 11 positions" in text
+    assert "answers it under `--count-nodes 11` and refuses it under `--count-nodes 10`" in text
+    for bound, ok in ((11, True), (10, False)):
+        session = Session()
+        session.count_node_limit = bound
+        session.handle(HELLO)
+        assert session.handle({"cmd": "start", "setup": {"dealer": 0, "hands": LEAD_HANDS}})["ok"]
+        answer = session.handle({"cmd": "count", "depth": 3})
+        assert answer["ok"] is ok and (not ok or answer["counts"][:2] == [2, 9]), answer
