@@ -14,10 +14,10 @@ from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from .compare import EVENTS_NOT_COMPARED_NOTE
-from .runner import DIVIDE_NOT_COMPARED
 from .listeners import Listener
 from .loader import Scenario, area_sort_key
 from .results import BAD_STATUSES, ERROR, FAIL, PASS, SKIP, STATUSES, TIMEOUT, XFAIL, XPASS, Result, RunRecord
+from .runner import DIVIDE_NOT_COMPARED
 
 MAX_STDERR_SHOWN = 2000
 

@@ -27,7 +27,7 @@ from .listeners import Listener, Listeners, Transcript
 from .loader import Scenario
 from .notation import INITIAL_ELDERS, normalize_action
 from .results import ERROR, FAIL, PASS, SKIP, TIMEOUT, Result, Status
-from .setups import capabilities_of, requested_options, start_request
+from .setups import capabilities_of, requested_options, start_request, start_setup
 from .specdata import SpecData
 
 TRANSCRIPT_KEPT = 20
@@ -101,15 +101,10 @@ def required_capabilities(scenario: Scenario) -> tuple[str, ...]:
         needed = (["batch"] + capabilities_of(body["setup"])
                   + (capabilities_of(body["before"]) if "before" in body else []))
     else:
-        needed = capabilities_of(_start_setup(body["setup"])) + (["count"] if scenario.kind == "count" else [])
+        needed = capabilities_of(start_setup(body["setup"])) + (["count"] if scenario.kind == "count" else [])
     if _observes(body) or body.get("observe", "none") != "none":
         needed.append("observe")
     return tuple(dict.fromkeys(needed))
-
-
-def _start_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
-    """A scenario's setup as `start` sends it: a game (``first_dealer``, ``deals``) goes under ``game``."""
-    return {"game": dict(setup)} if "first_dealer" in setup else dict(setup)
 
 
 DIVIDE_NOT_COMPARED = ("passed; divide not compared: the engine does not declare the `divide` capability "
@@ -388,7 +383,7 @@ class ScenarioRunner:
 
     def _run_count(self, scenario: Scenario, info: EngineInfo, ctx: _Context) -> None:
         body = scenario.body
-        self._start(scenario, info, ctx, _start_setup(body["setup"]))
+        self._start(scenario, info, ctx, start_setup(body["setup"]))
         for j, step in enumerate(body.get("prefix", ())):
             ctx.begin(f"prefix[{j}]", scenario.line_of("count", "prefix", j))
             ctx.action = f"seat {step['seat']} do {step['do']!r}"
@@ -621,7 +616,7 @@ def _replay_divide(engine: Engine, scenario: Scenario, depth: int) -> dict[str, 
     """The diagnosis engine's divide for a count scenario's position, or None if it cannot give one."""
     body = scenario.body
     try:
-        if not engine.call(start_request(_start_setup(body["setup"]), options_to_send(scenario)))["ok"]:
+        if not engine.call(start_request(start_setup(body["setup"]), options_to_send(scenario)))["ok"]:
             return None
         for step in body.get("prefix", ()):
             if not engine.call({"cmd": "act", "seat": step["seat"], "action": step["do"]})["ok"]:

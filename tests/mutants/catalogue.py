@@ -703,7 +703,7 @@ def _miswirings() -> list[Mutant]:
         ("pattern-sets-as-runs", "Answers pattern that a Set is a Run, while its play of a Set is right.", ["PAT-1", "PAT-3"],
          fakes.MisclassifiesSets),
         ("batch-setup-refused-whole", "Refuses a batch whose setup the rules refuse with an error object, where "
-         "the start answer in the batch should hold the refusal.", ["DEAL-1"], fakes.RefusesABatchSetupWhole),
+         "the start answer in the batch should hold the refusal.", ["CARDS-1", "DEAL-4"], fakes.RefusesABatchSetupWhole),
         ("missing-deal-illegal", "Refuses the move that would reach a missing or bad deal of a game as illegal, "
          "not bad-setup.", ["GAME-1"], fakes.RefusesAMissingDealAsIllegal),
         ("count-into-the-next-deal", "Counts on into the next deal in a game, where a count counts the hand in "
@@ -713,8 +713,8 @@ def _miswirings() -> list[Mutant]:
         ("batch-stops-at-a-refused-step", "Takes no step of a batch after the first one refused.", ["PLAY-4"],
          fakes.StopsABatchAtARefusedStep),
         ("batch-state-every-step", "Answers every step of a batch with its state, though asked for the last one "
-         "only.", ["PLAY-1"], fakes.StatesEveryStepOfABatch),
-        ("batch-on-a-copy", "Plays a batch on a copy: after it, the session is where it was before it.", ["PLAY-1"],
+         "only.", ["GAME-1"], fakes.StatesEveryStepOfABatch),
+        ("batch-on-a-copy", "Plays a batch on a copy: after it, the session is where it was before it.", ["CALL-1"],
          fakes.PlaysABatchOnACopy),
         ("dreamer-card-after-a-won-hand", "Shows every seat the new Dreamer's card when the game's last ended hand "
          "was won, as if the hand in play were.", ["OBS-1", "DEAL-4"], fakes.ShowsTheDreamersCardAfterAWonHand),

@@ -26,6 +26,13 @@ SPEC = Path(__file__).resolve().parents[2] / "spec"
 CLAUSE_IDS = {c["id"] for c in yaml.safe_load((SPEC / "clauses.yaml").read_text(encoding="utf-8"))["clauses"]}
 DECISION_IDS = {d["id"] for d in yaml.safe_load((SPEC / "decisions.yaml").read_text(encoding="utf-8"))["decisions"]}
 
+# Miswirings no side check of the fuzzer meets: one request, answered otherwise than the reference answers it.
+PROBED: dict[str, dict[str, object]] = {
+    # the fuzzer takes a `state` it did not ask for without comparing it
+    "batch-state-every-step": {"cmd": "batch", "setup": {"dealer": 0, "seed": "1"},
+                               "steps": [{"seat": 0, "action": "pass"}], "state": "last"},
+}
+
 # Random games rarely reach these; a small deal does.
 TARGETED: dict[str, tuple[dict[str, object], list[str]]] = {
     # Seat 0 runs Sup1-Sup9 (9 tricks) and keeps three 9s (Elders): a claim of 12.
@@ -159,11 +166,18 @@ def test_control_pattern_answers_match_the_reference() -> None:
 
 @pytest.mark.parametrize("m", MUTANTS, ids=lambda m: m.id)
 def test_mutant_differs_from_the_reference(m: Mutant) -> None:
+    if m.id in PROBED:
+        mutant, reference = m.factory(), catalogue.reference()
+        for session in (mutant, reference):
+            session.handle({"cmd": "hello", "protocol": 3})
+        assert mutant.handle(PROBED[m.id]) != reference.handle(PROBED[m.id]), f"{m.id} answers the probe as the reference"
+        return
     if m.session is not None:  # plays like the reference; one side check of the fuzzer tells it apart
         from conformance.fuzz import FuzzConfig, fuzz
 
         report = fuzz(FuzzConfig.of(engine=m.factory, hands=300, seed=0, out=None, shrink=False))
-        assert report.disagreement is not None, f"{m.id}: {report.format()}"
+        # a disagreement, or an answer the protocol rules out (a batch of too few steps is a candidate failure)
+        assert report.disagreement is not None or report.failures, f"{m.id}: {report.format()}"
         return
     if m.id in TARGETED:
         start, script = TARGETED[m.id]
@@ -179,6 +193,7 @@ def test_the_reference_counts_every_count_scenario_within_the_mutant_node_limit(
     from conformance.loader import load_scenarios
     from conformance.paths import DEFAULT_SCENARIOS_DIR, default_spec_dir
     from conformance.schemas import load_schemas
+    from conformance.setups import start_request, start_setup
     from conformance.specdata import load_spec_data
     from reference_engine.wire import Session
 
@@ -191,7 +206,7 @@ def test_the_reference_counts_every_count_scenario_within_the_mutant_node_limit(
     for scenario in scenarios:
         body = scenario.body
         options = dict(scenario.requires) if not isinstance(scenario.requires, str) and scenario.requires else {}
-        assert session.handle({"cmd": "start", "setup": dict(body["setup"]), "options": options})["ok"]
+        assert session.handle(start_request(start_setup(body["setup"]), options))["ok"]
         for step in body.get("prefix", ()):
             assert session.handle({"cmd": "act", "seat": step["seat"], "action": step["do"]})["ok"]
         answer = session.handle({"cmd": "count", "depth": len(body["counts"])})
