@@ -446,6 +446,14 @@ class ScenarioRunner:
                 lines.append(f"  {action}: {'absent' if a is None else a} vs {'absent' if b is None else b}")
         return lines
 
+    def _before(self, scenario: Scenario, ctx: _Context) -> dict[str, Any] | None:
+        """The `state` after the hand a scenario starts `before` its refused start (a `setup`'s or a `batch`'s), if any."""
+        if "before" not in scenario.body:
+            return None
+        ctx.begin("before", scenario.line_of(scenario.kind, "before"))
+        self._require_ok(self._call(ctx, start_request(scenario.body["before"])), "the `before` setup", "before")
+        return self._state(ctx)
+
     def _run_batch(self, scenario: Scenario, info: EngineInfo, ctx: _Context) -> None:
         """One `batch` request (spec/PROTOCOL.md, "Batch play"), its answer checked part by part.
 
@@ -455,11 +463,7 @@ class ScenarioRunner:
         a refused step leaves the state; and the session is then where the last step left it.
         """
         body = scenario.body
-        before = None
-        if "before" in body:
-            ctx.begin("before", scenario.line_of("batch", "before"))
-            self._require_ok(self._call(ctx, start_request(body["before"])), "the `before` setup", "before")
-            before = self._state(ctx)
+        before = self._before(scenario, ctx)
         steps = body["steps"]
         message: dict[str, Any] = {"cmd": "batch", **{k: v for k, v in start_request(body["setup"]).items() if k != "cmd"},
                                    "steps": [{"seat": st["seat"], "action": st.get("do", st.get("reject"))} for st in steps]}
@@ -583,11 +587,7 @@ class ScenarioRunner:
     def _run_setup(self, scenario: Scenario, info: EngineInfo, ctx: _Context) -> None:
         """A `start` the engine must refuse, leaving the hand in play (if any) as it was."""
         body = scenario.body
-        before = None
-        if "before" in body:
-            ctx.begin("before", scenario.line_of("setup", "before"))
-            self._require_ok(self._call(ctx, start_request(body["before"])), "the `before` setup", "before")
-            before = self._state(ctx)
+        before = self._before(scenario, ctx)
         ctx.begin("start", scenario.line_of("setup", "start"))
         options = dict(body["options"]) if "options" in body else (
             options_to_send(scenario) if info.takes_options else None)
