@@ -19,11 +19,16 @@ Three families:
   tell the move's events wrong (``report`` rewrites them): only an ``events``
   expectation, or the fuzzer comparing events, can kill them;
 - miswirings: the default rules, played right, with one other request answered
-  wrong (``session``, the fuzzer's fake engines of ``tests/fuzz/fakes.py``):
-  each is met by one kind of the fuzzer's side checks only (a ``pattern``
-  answer, a refused setup in a ``batch``, the move reaching a bad deal), which
-  ``tests/fuzz/test_kinds.py`` proves, and killed by the corpus's scenarios of
-  that request.
+  wrong (``session``, the fuzzer's fake engines of ``tests/fuzz/fakes.py``),
+  each killed by the corpus's scenarios of that request. The first three are
+  each met by one kind of the fuzzer's side checks only (a ``pattern`` answer,
+  a refused setup in a ``batch``, the move reaching a bad deal), which
+  ``tests/fuzz/test_kinds.py`` proves; those of issue 31 §3's scenarios (a
+  count running on into the next deal, a wrong ``divide``, a batch stopping at
+  a refused step, answering ``state: last`` with every state, played on a copy,
+  the Dreamer's card after a won hand) are met by the fuzzer too, but for
+  ``batch-state-every-step``: the fuzzer does not compare a ``state`` it did not
+  ask for, so ``tests/mutants/test_catalogue.py`` shows it differs by one probe.
 
 Every mutant is also an in-process engine for the conformance runner::
 
