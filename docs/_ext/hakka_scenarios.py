@@ -142,7 +142,7 @@ def _batch_html(body: dict[str, Any], options: dict[str, str]) -> str:
     else:
         seats, deal = _deal_html(setup, options)
         html += deal
-    if body.get("steps"):
+    if body.get("steps") and "start" not in body:  # a refused start takes no step (its notes name those sent)
         html += R.steps_html(body["steps"], seats)
     if body.get("final"):
         html += R.final_html(_("After the batch"), body["final"], seats)
