@@ -11,7 +11,10 @@ Every problem is reported with file, line and JSON pointer:
 - ``generated: true`` outside ``scenarios/generated/`` and the reverse;
 - what the schema lets through but ``run`` could not use: integers written as
   floats (``dealer: 0.0``), ``count`` prefix actions outside the action
-  grammar, control characters (a trailing newline…) in IDs, actions and cards.
+  grammar, control characters (a trailing newline…) in IDs, actions and cards;
+- a ``count``'s ``divide`` whose values do not add up to its last count;
+- a ``batch`` expectation the batch's answer cannot hold (a step's state under
+  ``state: last``, observations it does not ask for).
 
 Discovery is bounded (:data:`MAX_SCAN_ENTRIES`): ``--scenarios /`` is refused
 after that many directory entries instead of walking the whole disk. So is the
@@ -50,7 +53,7 @@ from .specdata import SpecData
 from .specdata import area_sort_key as area_sort_key  # the areas' order: spec/clauses.yaml `areas:`
 from .yamlsource import YamlDocument, escape_pointer_token, load_yaml, pointer_of
 
-BODY_KINDS = ("pattern", "trajectory", "game", "count", "setup")
+BODY_KINDS = ("pattern", "trajectory", "game", "count", "setup", "batch")
 
 MAX_SCAN_ENTRIES = 200_000
 """Directory entries looked at when searching a folder for scenario files."""
@@ -329,12 +332,10 @@ def _semantic_problems(doc: YamlDocument, index: int, item: dict[str, Any], spec
     sid = item["id"]
     problems = _value_problems(doc, base, item, sid)
     typed = not problems  # a deal is judged once its values are of the right types
-    body = item.get("count")
-    if isinstance(body, dict):
-        for j, step in enumerate(body.get("prefix", ())):
-            if isinstance(step, dict) and isinstance(step.get("do"), str) and action_cards(step["do"]) is None:
-                p = f"{base}/count/prefix/{j}/do"
-                problems.append(Problem(doc.path, doc.line_of(p), action_text_problem(step["do"]), p, sid))
+    if isinstance(item.get("count"), dict):
+        problems.extend(_count_problems(doc, base, item["count"], sid))
+    if isinstance(item.get("batch"), dict):
+        problems.extend(_batch_problems(doc, base, item["batch"], sid))
     if spec.clauses is not None:
         for j, clause in enumerate(item["clauses"]):
             if clause not in spec.clauses:
@@ -359,6 +360,59 @@ def _semantic_problems(doc: YamlDocument, index: int, item: dict[str, Any], spec
         problems.append(Problem(doc.path, doc.line_of(p), "`generated: true` scenarios live under scenarios/generated/", p, sid))
     if under_generated and not generated:
         problems.append(Problem(doc.path, doc.line_of(base), "scenarios under generated/ must carry `generated: true`", base, sid))
+    return problems
+
+
+def _count_problems(doc: YamlDocument, base: str, body: Mapping[str, Any], sid: str) -> list[Problem]:
+    """A count's prefix actions in the action grammar; its ``divide`` splitting its last count by first action
+    (spec/PROTOCOL.md, `count`): the values add up to it."""
+    problems = []
+    for j, step in enumerate(body.get("prefix", ())):
+        if isinstance(step, dict) and isinstance(step.get("do"), str) and action_cards(step["do"]) is None:
+            p = f"{base}/count/prefix/{j}/do"
+            problems.append(Problem(doc.path, doc.line_of(p), action_text_problem(step["do"]), p, sid))
+    divide, counts = body.get("divide"), body.get("counts")
+    if not isinstance(divide, dict) or not isinstance(counts, list) or not counts:
+        return problems
+    total = sum(v for v in divide.values() if isinstance(v, int))
+    if total == counts[-1]:
+        return problems
+    p = f"{base}/count/divide"
+    return [*problems, Problem(doc.path, doc.line_of(p), f"the divide's values add up to {total:,}, not to the last count "
+                    f"{counts[-1]:,} (depth {len(counts)}): each sequence of the last depth starts with one legal first "
+                    "action, so the values must add up to that count", p, sid)]
+
+
+_STATE_KEYS = frozenset({"events", "observe"})
+"""Expectation keys that are not read from a step's ``state``."""
+
+
+def _batch_problems(doc: YamlDocument, base: str, body: Mapping[str, Any], sid: str) -> list[Problem]:
+    """Expectations a batch's answer cannot hold, given what the batch asks for (spec/PROTOCOL.md, Batch play)."""
+    problems = []
+    steps = body.get("steps", [])
+    refused = "start" in body
+    state_every = body.get("state", "every") == "every"
+    observe = body.get("observe", "none")
+    for j, step in enumerate(steps):
+        expect = step.get("expect") if isinstance(step, dict) else None
+        if not isinstance(expect, dict):
+            continue
+        p = f"{base}/batch/steps/{j}/expect"
+        last = j == len(steps) - 1
+        if refused:
+            problems.append(Problem(doc.path, doc.line_of(p), "a batch whose start is refused answers no step "
+                                    "(`steps` empty): its steps cannot expect anything", p, sid))
+        elif not state_every and not last and set(expect) - _STATE_KEYS:
+            problems.append(Problem(doc.path, doc.line_of(p), "with `state: last` only the last step carries a "
+                                    "`state`: expect state fields there or in `final`", p, sid))
+        elif "observe" in expect and not (observe == "every" or (observe == "last" and last)):
+            problems.append(Problem(doc.path, doc.line_of(p), f"with `observe: {observe}` this step carries no "
+                                    "observations: send `observe: every` (or `last` for the last step)", p, sid))
+    if refused and "final" in body and "before" not in body:
+        p = f"{base}/batch/final"
+        problems.append(Problem(doc.path, doc.line_of(p), "a batch whose start is refused leaves no hand in play "
+                                "unless one was started `before` it: `final` needs `before`", p, sid))
     return problems
 
 
@@ -389,13 +443,18 @@ def _deal_problems(doc: YamlDocument, base: str, item: dict[str, Any]) -> list[P
     this an 11-card hand passes `check` and fails only at `run`.
     """
     where: list[tuple[str, Mapping[str, Any], bool]] = []
-    for kind in ("trajectory", "count"):
+    for kind in ("trajectory", "count", "game"):
         if isinstance(item.get(kind), dict):
-            where.append((f"{base}/{kind}/setup", item[kind]["setup"], False))
-    if isinstance(item.get("setup"), dict) and "before" in item["setup"]:
-        where.append((f"{base}/setup/before", item["setup"]["before"], False))
-    if isinstance(item.get("game"), dict):
-        where.append((f"{base}/game/setup", item["game"]["setup"], True))
+            setup = item[kind]["setup"]
+            where.append((f"{base}/{kind}/setup", setup, "first_dealer" in setup))
+    for kind in ("setup", "batch"):
+        if isinstance(item.get(kind), dict) and "before" in item[kind]:
+            where.append((f"{base}/{kind}/before", item[kind]["before"], False))
+    batch = item.get("batch")
+    if isinstance(batch, dict) and "start" not in batch:  # a batch whose start must be accepted
+        setup = batch["setup"]
+        where.append((f"{base}/batch/setup" + ("/game" if "game" in setup else ""), setup.get("game", setup),
+                      "game" in setup))
     problems = []
     for pointer, setup, is_game in where:
         try:

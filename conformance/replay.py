@@ -1,6 +1,6 @@
 """The replay viewer's data model: a scenario or a fuzz trace, step by step, every seat's cards.
 
-A trajectory, game, count or setup scenario (loaded and checked by the
+A trajectory, game, count, setup or batch scenario (loaded and checked by the
 conformance loader) or a fuzz ``.trace.json`` is replayed on the reference engine through
 :class:`~conformance.engine.Engine` (``reference-direct``), the road every harness tool
 takes to an engine, with the same requests the runner sends. Each step records the action, the engine's answer
@@ -33,7 +33,7 @@ from .loader import Scenario, load_scenarios
 from .paths import DEFAULT_SCENARIOS_DIR, default_spec_dir, display_path
 from .rulebook import Rulebook
 from .schemas import load_schemas
-from .setups import requested_options, start_request
+from .setups import requested_options, start_request, start_setup
 from .specdata import load_spec_data
 
 Message = dict[str, Any]
@@ -175,14 +175,17 @@ def replay_scenario(scenario: Scenario, book: Rulebook | None = None) -> Message
         out["request"] = dict(body)
         return out
     r = _Replayer(book)
-    if scenario.kind == "setup":  # a start the engine must refuse, perhaps over a hand in play
+    refused = body["error"] if scenario.kind == "setup" else body.get("start", {}).get("error")
+    if refused:  # a start the engine must refuse (a batch's, too), perhaps over a hand in play
         if "before" in body:
-            r.start(body["before"], requested_options(scenario.requires), scenario.line_of("setup", "before"))
+            r.start(body["before"], requested_options(scenario.requires), scenario.line_of(scenario.kind, "before"))
         options = body["options"] if "options" in body else requested_options(scenario.requires)
-        r.refused_start(body["start"], options, body["error"], scenario.line_of("setup", "start"))
+        start = body["start"] if scenario.kind == "setup" else body["setup"]
+        r.refused_start(start, options, refused, scenario.line_of(scenario.kind, "start"))
         out["steps"], out["problem"] = r.steps, r.problem
         return out
-    setup = {"game": dict(body["setup"])} if scenario.kind == "game" else dict(body["setup"])
+    # a batch is replayed as the requests it stands for, one by one (spec/PROTOCOL.md, "Batch play")
+    setup = {"game": dict(body["setup"])} if scenario.kind == "game" else start_setup(body["setup"])
     if r.start(setup, requested_options(scenario.requires), scenario.line_of(scenario.kind, "setup")):
         steps = body.get("prefix", []) if scenario.kind == "count" else body.get("steps", [])
         for i, step in enumerate(steps):

@@ -17,6 +17,7 @@ from .compare import EVENTS_NOT_COMPARED_NOTE
 from .listeners import Listener
 from .loader import Scenario, area_sort_key
 from .results import BAD_STATUSES, ERROR, FAIL, PASS, SKIP, STATUSES, TIMEOUT, XFAIL, XPASS, Result, RunRecord
+from .runner import DIVIDE_NOT_COMPARED
 
 MAX_STDERR_SHOWN = 2000
 
@@ -182,4 +183,7 @@ def closing_line(results: Sequence[Result]) -> str:
     unseen = sum(1 for r in results if r.status == PASS and r.reason.startswith(f"passed; {EVENTS_NOT_COMPARED_NOTE}"))
     if unseen:
         parts.append(f"{unseen} passed with their events not compared (the engine does not declare `events`)")
+    undivided = sum(1 for r in results if r.status == PASS and r.reason == DIVIDE_NOT_COMPARED)
+    if undivided:
+        parts.append(f"{undivided} passed with their divide not compared (the engine does not declare `divide`)")
     return ", ".join(parts)

@@ -25,9 +25,9 @@ from .errors import AdapterError, EngineTimeout
 from .expected import apply_expected
 from .listeners import Listener, Listeners, Transcript
 from .loader import Scenario
-from .notation import INITIAL_ELDERS, out_of_order
+from .notation import INITIAL_ELDERS, normalize_action, out_of_order
 from .results import ERROR, FAIL, PASS, SKIP, TIMEOUT, Result, Status
-from .setups import capabilities_of, requested_options, start_request
+from .setups import capabilities_of, requested_options, start_request, start_setup
 from .specdata import SpecData
 
 TRANSCRIPT_KEPT = 20
@@ -97,13 +97,19 @@ def required_capabilities(scenario: Scenario) -> tuple[str, ...]:
         needed = ["pattern"]
     elif scenario.kind == "setup":
         needed = capabilities_of(body["start"]) + (capabilities_of(body["before"]) if "before" in body else [])
-    elif scenario.kind == "game":
-        needed = capabilities_of({"game": body["setup"]})
+    elif scenario.kind == "batch":
+        needed = (["batch"] + capabilities_of(body["setup"])
+                  + (capabilities_of(body["before"]) if "before" in body else []))
     else:
-        needed = capabilities_of(body["setup"]) + (["count"] if scenario.kind == "count" else [])
-    if _observes(body):
+        needed = capabilities_of(start_setup(body["setup"])) + (["count"] if scenario.kind == "count" else [])
+    if _observes(body) or body.get("observe", "none") != "none":
         needed.append("observe")
     return tuple(dict.fromkeys(needed))
+
+
+DIVIDE_NOT_COMPARED = ("passed; divide not compared: the engine does not declare the `divide` capability "
+                       "(its counts were compared)")
+"""The reason a passed count scenario carries when its `divide` expectation was skipped."""
 
 
 def skip_reason(scenario: Scenario, info: EngineInfo, spec: SpecData) -> str | None:
@@ -139,6 +145,8 @@ class _Context:
     action: str | None = None
     events_not_compared: int = 0
     """Steps whose `events` expectation was skipped: the engine does not declare the capability."""
+    note: str = ""
+    """Said of a passed scenario: what was not compared, and why."""
 
     def begin(self, at: str, line: int | None, step: int | None = None) -> None:
         """The runner moves to part ``at`` of the scenario (told to the listeners)."""
@@ -207,6 +215,8 @@ class ScenarioRunner:
             diff = tuple(traceback.format_exc().splitlines())
         if status == PASS and ctx.events_not_compared:
             reason_text = events_not_compared_note(ctx.events_not_compared)
+        elif status == PASS and ctx.note:
+            reason_text = ctx.note
         if status in (PASS, SKIP):
             ctx.at, ctx.step, ctx.action, at_line = "", None, None, None
         else:
@@ -381,6 +391,11 @@ class ScenarioRunner:
                events: Any = None) -> None:
         mismatches = check_expectations(expect, state, self._observations(ctx, expect), events)
         if mismatches:
+            self._mismatched(mismatches)
+
+    @staticmethod
+    def _mismatched(mismatches: list[Any]) -> None:
+        if mismatches:
             keys = ", ".join(m.key for m in mismatches)
             diff = [line for m in mismatches for line in [f"{m.key}:"] + [f"  {d}" for d in m.diff]]
             rule_keys = tuple(k for m in mismatches for k in m.rule_keys)
@@ -388,7 +403,7 @@ class ScenarioRunner:
 
     def _run_count(self, scenario: Scenario, info: EngineInfo, ctx: _Context) -> None:
         body = scenario.body
-        self._start(scenario, info, ctx, dict(body["setup"]))
+        self._start(scenario, info, ctx, start_setup(body["setup"]))
         for j, step in enumerate(body.get("prefix", ())):
             ctx.begin(f"prefix[{j}]", scenario.line_of("count", "prefix", j))
             ctx.action = f"seat {step['seat']} do {step['do']!r}"
@@ -396,8 +411,11 @@ class ScenarioRunner:
             self._require_ok(answer, f"{step['do']!r} by seat {step['seat']}", "prefix")
         ctx.begin("count", scenario.line_of("count", "counts"))
         expected = list(body["counts"])
+        divide = "divide" in body and "divide" in info.capabilities
+        if "divide" in body and not divide:
+            ctx.note = DIVIDE_NOT_COMPARED
         try:
-            answer = self._call(ctx, {"cmd": "count", "depth": len(expected)})
+            answer = self._call(ctx, {"cmd": "count", "depth": len(expected), **({"divide": True} if divide else {})})
         except EngineTimeout as exc:
             raise _Outcome(TIMEOUT, f"the engine did not finish counting to depth {len(expected)} in time: "
                                     f"too slow, which says nothing of whether it counts right ({exc})") from None
@@ -411,6 +429,21 @@ class ScenarioRunner:
             wrong = next(d for d in range(len(expected)) if d >= len(actual) or actual[d] != expected[d]) + 1
             diff.extend(self._divide_diff(scenario, info, ctx, wrong))
             raise _Outcome(FAIL, "perft counts differ", "counts", diff)
+        if divide:
+            self._compare_divide(scenario, ctx, body["divide"], answer.get("divide"))
+
+    def _compare_divide(self, scenario: Scenario, ctx: _Context, expected: Mapping[str, int], actual: Any) -> None:
+        """A count's divide (spec/PROTOCOL.md, `count`): each first action's sequences of the last depth, as a map."""
+        ctx.at_line = scenario.line_of("count", "divide")
+        if not isinstance(actual, dict):
+            raise _Outcome(FAIL, "the engine declares `divide` but its count answer holds no divide", "divide",
+                           ("expected: a divide of each legal first action", "actual:   none"))
+        want = {normalize_action(a): n for a, n in expected.items()}
+        got = {normalize_action(str(a)): n for a, n in actual.items()}
+        if want != got:
+            diff = [f"{a}: expected {_absent(want.get(a))}, actual {_absent(got.get(a))}"
+                    for a in sorted(set(want) | set(got)) if want.get(a) != got.get(a)]
+            raise _Outcome(FAIL, f"perft divide at depth {len(scenario.body['counts'])} differs", "divide", diff)
 
     def _divide_diff(self, scenario: Scenario, info: EngineInfo, ctx: _Context, depth: int) -> list[str]:
         """Perft divide at the first wrong depth: the engine's count per first action beside the reference's.
@@ -433,14 +466,148 @@ class ScenarioRunner:
                 lines.append(f"  {action}: {'absent' if a is None else a} vs {'absent' if b is None else b}")
         return lines
 
+    def _before(self, scenario: Scenario, ctx: _Context) -> dict[str, Any] | None:
+        """The `state` after the hand a scenario starts `before` its refused start (a `setup`'s or a `batch`'s), if any."""
+        if "before" not in scenario.body:
+            return None
+        ctx.begin("before", scenario.line_of(scenario.kind, "before"))
+        self._require_ok(self._call(ctx, start_request(scenario.body["before"])), "the `before` setup", "before")
+        return self._state(ctx)
+
+    def _run_batch(self, scenario: Scenario, info: EngineInfo, ctx: _Context) -> None:
+        """One `batch` request (spec/PROTOCOL.md, "Batch play"), its answer checked part by part.
+
+        What a batch promises whatever the game: the batch answered ok (a setup the rules refuse is
+        its `start` answer, never the batch refused whole); one answer per step after the state
+        right after the start; `state` and observations where `state` and `observe` ask for them;
+        a refused step leaves the state; and the session is then where the last step left it.
+        """
+        body = scenario.body
+        before = self._before(scenario, ctx)
+        steps = body["steps"]
+        message: dict[str, Any] = {"cmd": "batch", **{k: v for k, v in start_request(body["setup"]).items() if k != "cmd"},
+                                   "steps": [{"seat": st["seat"], "action": st.get("do", st.get("reject"))} for st in steps]}
+        if info.takes_options:
+            message["options"] = options_to_send(scenario)
+        for key in ("state", "observe"):
+            if key in body:
+                message[key] = body[key]
+        ctx.begin("batch", scenario.line_of("batch", "setup"))
+        answer = self._call(ctx, message)
+        refused = body.get("start", {}).get("error")
+        if not answer["ok"] and answer["error"]["kind"] not in ("unsupported", "internal"):
+            raise _Outcome(FAIL, "the engine refused the batch whole: " + self._refusal(answer) + (
+                f"; a setup the rules refuse is the batch's `start` answer ({refused}), with `steps` empty"
+                if refused else ""), "start",
+                (f"expected: ok, start {'error ' + refused if refused else 'ok'}", f"actual:   {self._refusal(answer)}"))
+        self._require_ok(answer, "the batch", "start")
+        start, answered = answer["start"], answer["steps"]
+        if refused:
+            ctx.at_line = scenario.line_of("batch", "start")
+            if start["ok"] or start["error"]["kind"] != refused:
+                raise _Outcome(FAIL, "wrong `start` answer in the batch", "start",
+                               (f"expected: error {refused}",
+                                f"actual:   {'ok' if start['ok'] else self._refusal(start)}"))
+            if answered:
+                raise _Outcome(FAIL, f"the batch's start was refused, yet it answers {len(answered)} step(s); "
+                                     "a refused start answers none (`steps` empty)", "steps")
+            state = self._state(ctx) if before is not None else None
+            if before is not None and state != before:
+                raise _Outcome(FAIL, "the state changed after a batch whose start was refused", "state",
+                               state_diff(before, state or {}))
+        else:
+            state = self._batch_steps(scenario, info, ctx, body, start, answered)
+        if "final" in body and state is not None:
+            ctx.begin("final", scenario.line_of("batch", "final"))
+            self._check(ctx, body["final"], state)
+
+    def _batch_steps(self, scenario: Scenario, info: EngineInfo, ctx: _Context, body: Mapping[str, Any],
+                     start: Mapping[str, Any], answered: list[Any]) -> dict[str, Any]:
+        """A batch whose start was accepted: each step's answer, then the session after it (a `state`)."""
+        steps = body["steps"]
+        every, observe = body.get("state", "every") == "every", body.get("observe", "none")
+        ctx.at_line = scenario.line_of("batch", "setup")
+        if not start["ok"]:
+            raise _Outcome(FAIL, f"the batch's setup was refused: {self._refusal(start)}", "start",
+                           ("expected: start ok", f"actual:   {self._refusal(start)}"))
+        if len(answered) != len(steps) + 1:
+            raise _Outcome(FAIL, f"the batch answers {len(answered)} step(s), not {len(steps) + 1} (the state after "
+                                 f"the start, then one per step)", "steps")
+        previous = None
+        for k, entry in enumerate(answered):
+            last = k == len(answered) - 1
+            if k:
+                ctx.begin(f"steps[{k - 1}]", scenario.line_of("batch", "steps", k - 1), k - 1)
+            self._batch_shape(entry, k, every or last, observe == "every" or (observe == "last" and last))
+            if "state" in entry:
+                self._require_ok(entry["state"], f"`state` in the batch's answer {k}", "state")
+            for seen in entry.get("observations", ()):
+                self._require_ok(seen, f"`observe` in the batch's answer {k}", "observe")
+            if k:
+                self._batch_step(info, ctx, steps[k - 1], entry, previous)
+            previous = entry.get("state")
+        ctx.begin("after", scenario.line_of("batch"))
+        return self._after_batch(ctx, answered[-1])
+
+    def _batch_step(self, info: EngineInfo, ctx: _Context, step: Mapping[str, Any], entry: Mapping[str, Any],
+                    previous: Any) -> None:
+        """One step's answer in a batch: its `act` answer, an unchanged state after a refusal, its expectations."""
+        act = entry["act"]
+        ctx.action = f"seat {step['seat']} {'do' if 'do' in step else 'reject'} {step.get('do', step.get('reject'))!r}"
+        if "do" in step:
+            self._require_ok(act, f"{step['do']!r} by seat {step['seat']}", "do")
+        else:
+            if act["ok"]:
+                raise _Outcome(FAIL, f"the engine accepted {step['reject']!r} by seat {step['seat']}, "
+                                     f"which must be rejected as {step['error']}", "reject",
+                               (f"expected: error {step['error']}", "actual:   ok"))
+            if act["error"]["kind"] != step["error"]:
+                raise _Outcome(FAIL, f"wrong error kind for {step['reject']!r}", "error",
+                               (f"expected: {step['error']}", f"actual:   {self._refusal(act)}"))
+            if previous is not None and "state" in entry and entry["state"] != previous:
+                raise _Outcome(FAIL, "the state changed after a step the batch refused", "state",
+                               state_diff(previous, entry["state"]))
+        if "expect" in step:
+            declares_events = "events" in info.capabilities
+            events = (act.get("events") if declares_events else EVENTS_NOT_COMPARED) if "do" in step else None
+            if "events" in step["expect"] and not declares_events:
+                ctx.events_not_compared += 1
+            seen = {s: o["observation"] for s, o in enumerate(entry.get("observations", ()))}
+            self._mismatched(check_expectations(step["expect"], entry.get("state", {}), seen, events))
+
+    def _after_batch(self, ctx: _Context, last: Mapping[str, Any]) -> dict[str, Any]:
+        """After a batch the session is where its last step left it: `state` and `observe` say the same."""
+        after = self._state(ctx)
+        if after != last.get("state"):
+            raise _Outcome(FAIL, "after the batch, `state` is not where the last step left it", "state",
+                           state_diff(last.get("state") or {}, after))
+        if last.get("observations"):
+            now = self._all_observations(ctx)
+            for seat, (old, new) in enumerate(zip((o["observation"] for o in last["observations"]), now, strict=True)):
+                if old != new:
+                    raise _Outcome(FAIL, f"after the batch, `observe` for seat {seat} is not what the batch's last "
+                                         "step showed", f"observe.{seat}", state_diff(old, new), ("observe",))
+        return after
+
+    @staticmethod
+    def _batch_shape(entry: Any, k: int, with_state: bool, with_observations: bool) -> None:
+        """What one answer of a batch holds, as `state` and `observe` asked (spec/PROTOCOL.md, Batch play)."""
+        problems = []
+        if ("act" in entry) != (k > 0):
+            problems.append("an `act` answer" if k else "no `act` answer (the state right after the start)")
+        if ("state" in entry) != with_state:
+            problems.append("its `state`" if with_state else "no `state` (`state: last`: the last step only)")
+        observations = entry.get("observations")
+        if (observations is not None) != with_observations or (with_observations and len(observations) != 4):
+            problems.append("the four seats' observations" if with_observations else "no observations")
+        if problems:
+            raise _Outcome(FAIL, f"the batch's answer {k} should hold " + " and ".join(problems), "steps",
+                           (f"actual keys: {', '.join(sorted(entry)) or 'none'}",))
+
     def _run_setup(self, scenario: Scenario, info: EngineInfo, ctx: _Context) -> None:
         """A `start` the engine must refuse, leaving the hand in play (if any) as it was."""
         body = scenario.body
-        before = None
-        if "before" in body:
-            ctx.begin("before", scenario.line_of("setup", "before"))
-            self._require_ok(self._call(ctx, start_request(body["before"])), "the `before` setup", "before")
-            before = self._state(ctx)
+        before = self._before(scenario, ctx)
         ctx.begin("start", scenario.line_of("setup", "start"))
         options = dict(body["options"]) if "options" in body else (
             options_to_send(scenario) if info.takes_options else None)
@@ -461,11 +628,15 @@ class ScenarioRunner:
                 raise _Outcome(FAIL, "the state changed after a refused start", "state", state_diff(before, after))
 
 
+def _absent(value: Any) -> str:
+    return "absent" if value is None else str(value)
+
+
 def _replay_divide(engine: Engine, scenario: Scenario, depth: int) -> dict[str, int] | None:
     """The diagnosis engine's divide for a count scenario's position, or None if it cannot give one."""
     body = scenario.body
     try:
-        if not engine.call(start_request(body["setup"], options_to_send(scenario)))["ok"]:
+        if not engine.call(start_request(start_setup(body["setup"]), options_to_send(scenario)))["ok"]:
             return None
         for step in body.get("prefix", ()):
             if not engine.call({"cmd": "act", "seat": step["seat"], "action": step["do"]})["ok"]:

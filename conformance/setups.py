@@ -21,6 +21,16 @@ def capabilities_of(setup: Mapping[str, Any]) -> list[str]:
     return [form for form in DEAL_FORMS if form in setup]
 
 
+def start_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """A scenario's setup as `start` sends it: a game's (``first_dealer``, ``deals``, as a count or game
+    scenario writes it) goes under ``game``.
+
+    >>> start_setup({"first_dealer": 1, "deals": [{"seed": 4}]})
+    {'game': {'first_dealer': 1, 'deals': [{'seed': 4}]}}
+    """
+    return {"game": dict(setup)} if "first_dealer" in setup else dict(setup)
+
+
 def with_seeds(setup: Mapping[str, Any], convert: Callable[[Any], Any]) -> dict[str, Any]:
     """``setup`` with every seed passed through ``convert`` (``str`` for protocol 2, ``int`` for 1)."""
     def deal(d: Mapping[str, Any]) -> dict[str, Any]:

@@ -443,7 +443,7 @@ def steps_html(steps: list[dict[str, Any]], seats: Seats, elders: list[list[str]
                 verb = ""
             if verb == "call" and not called:
                 called = True
-                if seat != seats.dealer:
+                if seats.dealer is not None and seat != seats.dealer:  # in a game the Dealer changes: no badge
                     seats.privileged = seat
         elif "reject" in step:
             cls = ' class="hk-rejected"'

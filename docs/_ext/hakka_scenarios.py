@@ -100,6 +100,55 @@ def _deal_html(setup: dict[str, Any], options: dict[str, str]) -> tuple[R.Seats,
     return seats, R.hands_html(hands, seats, how)
 
 
+def _game_deals_html(setup: dict[str, Any], options: dict[str, str]) -> str:
+    """A game's first Dealer and its deals in order, explicit hands drawn (folded)."""
+    first = int(setup["first_dealer"])
+    html = '<p class="hk-game-setup">' + escape(
+        _("A whole game; the first Dealer is seat {seat}. Deals, in order:").format(seat=first)) + "</p>"
+    for i, deal in enumerate(setup.get("deals") or [], 1):
+        if "hands" in deal:
+            # The Dealer of a later deal follows from the rules: the 1-card hand sits opposite him.
+            dreamer = next((s for s, h in enumerate(deal["hands"]) if len(parse_cards(h)) == 1), None)
+            dealer = (dreamer + 2) % 4 if dreamer is not None else first
+            dealt, how = setup_hands({"dealer": dealer, "hands": deal["hands"]}, options)
+        elif "deck" in deal or "seed" in deal:
+            dealt, how = None, (_("a given deck order") if "deck" in deal else
+                                _("seed {seed} (D33)").format(seed=deal["seed"]))
+        else:
+            dealt, how = None, "?"
+        if dealt is not None:
+            inner = R.hands_html(dealt, R.Seats(dealer), "hands")
+            summary = escape(_("Deal {number}: explicit hands").format(number=i))
+            html += f'<details class="hk-deal"><summary>{summary}</summary>{inner}</details>'
+        else:
+            line = _("Deal {number}: {how}, dealt by whoever deals it.").format(number=i, how=how)
+            html += f'<p class="hk-deal">{escape(line)}</p>'
+    return html
+
+
+def _batch_html(body: dict[str, Any], options: dict[str, str]) -> str:
+    """One `batch` request: its setup (or the refused one), what it asks for, its steps and the state after it."""
+    setup = body["setup"]
+    html = '<p class="hk-game-setup">' + escape(
+        _("Sent as one batch request (state: {state}, observe: {observe}); each step's answer in it is checked.")
+        .format(state=body.get("state", "every"), observe=body.get("observe", "none"))) + "</p>"
+    if "start" in body:
+        html += R.refused_setup_html({"start": setup, "error": body["start"]["error"],
+                                      **({"before": body["before"]} if "before" in body else {})})
+        seats = R.Seats(None)
+    elif "game" in setup:
+        html += _game_deals_html(setup["game"], options)
+        seats = R.Seats(None)
+    else:
+        seats, deal = _deal_html(setup, options)
+        html += deal
+    if body.get("steps") and "start" not in body:  # a refused start takes no step (its notes name those sent)
+        html += R.steps_html(body["steps"], seats)
+    if body.get("final"):
+        html += R.final_html(_("After the batch"), body["final"], seats)
+    return html
+
+
 def body_html(spec: Spec, sc: Scenario, options: dict[str, str]) -> str:
     data = sc.data
     if "pattern" in data:
@@ -117,9 +166,14 @@ def body_html(spec: Spec, sc: Scenario, options: dict[str, str]) -> str:
     if "count" in data:
         body = data["count"]
         setup = body["setup"]
-        seats, html = _deal_html(setup, options)
-        if body.get("prefix"):
-            html += R.steps_html(body["prefix"], seats, elders_by_step(spec, sc, "prefix", options))
+        if "first_dealer" in setup:  # a count inside a game counts the hand in play only
+            seats, html = R.Seats(None), _game_deals_html(setup, options)
+            if body.get("prefix"):
+                html += R.steps_html(body["prefix"], seats)
+        else:
+            seats, html = _deal_html(setup, options)
+            if body.get("prefix"):
+                html += R.steps_html(body["prefix"], seats, elders_by_step(spec, sc, "prefix", options))
         rows = "".join(
             f"<tr><td>{d}</td><td>{int(c):,}</td></tr>" for d, c in enumerate(body.get("counts") or [], 1)
         )
@@ -128,33 +182,22 @@ def body_html(spec: Spec, sc: Scenario, options: dict[str, str]) -> str:
             "<thead><tr><th>" + escape(_("depth")) + "</th><th>" + escape(_("sequences")) + "</th></tr></thead><tbody>"
             + rows + "</tbody></table>"
         )
+        if body.get("divide"):
+            caption = _("Divide at depth {depth}: the sequences each first action starts").format(
+                depth=len(body["counts"]))
+            rows = "".join(f"<tr><td>{R.action_html(str(a))}</td><td>{int(n):,}</td></tr>"
+                           for a, n in body["divide"].items())
+            html += (f'<table class="hk-counts hk-divide"><caption>{escape(caption)}</caption><thead><tr><th>'
+                     + escape(_("first action")) + "</th><th>" + escape(_("sequences")) + "</th></tr></thead><tbody>"
+                     + rows + "</tbody></table>")
         return html
+    if "batch" in data:
+        return _batch_html(data["batch"], options)
     if "setup" in data:
         return R.refused_setup_html(data["setup"])
     if "game" in data:
         body = data["game"]
-        setup = body["setup"]
-        first = int(setup["first_dealer"])
-        html = '<p class="hk-game-setup">' + escape(
-            _("A whole game; the first Dealer is seat {seat}. Deals, in order:").format(seat=first)) + "</p>"
-        for i, deal in enumerate(setup.get("deals") or [], 1):
-            if "hands" in deal:
-                # The Dealer of a later deal follows from the rules: the 1-card hand sits opposite him.
-                dreamer = next((s for s, h in enumerate(deal["hands"]) if len(parse_cards(h)) == 1), None)
-                dealer = (dreamer + 2) % 4 if dreamer is not None else first
-                dealt, how = setup_hands({"dealer": dealer, "hands": deal["hands"]}, options)
-            elif "deck" in deal or "seed" in deal:
-                dealt, how = None, (_("a given deck order") if "deck" in deal else
-                                    _("seed {seed} (D33)").format(seed=deal["seed"]))
-            else:
-                dealt, how = None, "?"
-            if dealt is not None:
-                inner = R.hands_html(dealt, R.Seats(dealer), "hands")
-                summary = escape(_("Deal {number}: explicit hands").format(number=i))
-                html += f'<details class="hk-deal"><summary>{summary}</summary>{inner}</details>'
-            else:
-                line = _("Deal {number}: {how}, dealt by whoever deals it.").format(number=i, how=how)
-                html += f'<p class="hk-deal">{escape(line)}</p>'
+        html = _game_deals_html(body["setup"], options)
         seats = R.Seats(None)
         steps = body.get("steps") or []
         if steps:
@@ -164,7 +207,7 @@ def body_html(spec: Spec, sc: Scenario, options: dict[str, str]) -> str:
         if body.get("final"):
             html += R.final_html(_("At the end of the game"), body["final"], seats)
         return html
-    raise SpecError("no body (pattern, trajectory, game or count)")
+    raise SpecError("no body (pattern, trajectory, game, count, setup or batch)")
 
 
 def example_homes(spec: Spec) -> dict[str, str]:
@@ -381,7 +424,7 @@ def filter_html(spec: Spec, worked: list[Scenario]) -> str:
 
 
 KINDS = {"pattern": N_("pattern"), "trajectory": N_("hand"), "game": N_("game"), "count": N_("count"),
-         "setup": N_("refused start")}
+         "setup": N_("refused start"), "batch": N_("batch")}
 
 
 class ScenarioPreviewDirective(SphinxDirective):

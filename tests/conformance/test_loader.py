@@ -136,7 +136,7 @@ def test_schema_errors_name_line_and_pointer(tmp_path, schemas, mini_spec):
     text = "\n".join(ps)
     assert f"{path}:2: scenario Bad_ID: 'Bad_ID' does not match" in text
     assert f"{path}:5: scenario Bad_ID: 'beats' is not one of ['run', 'set', 'single', 'none']" in text
-    assert f"{path}:6: scenario two-bodies: a scenario has exactly one body: pattern, trajectory, game, count or setup" in text
+    assert f"{path}:6: scenario two-bodies: a scenario has exactly one body: pattern, trajectory, game, count, setup or batch" in text
     assert f"{path}:17: scenario bad-step: a step has `do` or `reject`, not both" in text
     assert f"{path}:18: scenario bad-step: 9 is greater than the maximum of 3 (at /scenarios/2/trajectory/steps/1/seat)" in text
     assert f"{path}:19: scenario bad-step: 'seat' is a dependency of 'reject'" in text

@@ -9,6 +9,7 @@ of ``tests/mutants/catalogue.py``). Also runnable as a subprocess engine:
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 import time
@@ -19,6 +20,9 @@ from typing import Any
 if __name__ == "__main__":  # as a subprocess engine, from any directory
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from reference_engine.cards import Cards
+from reference_engine.errors import SetupError
+from reference_engine.game import Game
 from reference_engine.profile import DEFAULT_PROFILE
 from reference_engine.wire import Session
 
@@ -478,3 +482,130 @@ class SplitsAtUnitSeparators(Session):
 
     def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
         return super().handle(_with_texts(message, lambda t: t.translate({c: " " for c in range(0x1C, 0x20)})))
+
+
+class CountsIntoTheNextDeal(Session):
+    """Counts on into the next deal in a game (protocol 3 counts the hand in play only): after the action that
+    ends a hand, the next hand's actions are counted too. Only a count inside a game whose depth reaches a
+    hand's end meets it."""
+
+    name = "fake-counts-into-the-next-deal"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if message.get("cmd") == "count" and answer.get("ok") and self.game is not None:
+            answer["counts"] = _game_perft(self.game, message["depth"])
+            if "divide" in answer:
+                answer["divide"] = {}
+                for action in self.game.hand.legal_actions() if not self.game.over else ():
+                    child = copy.deepcopy(self.game)
+                    try:
+                        child.apply(child.to_act, action)
+                    except SetupError:
+                        answer["divide"][str(action)] = int(message["depth"] == 1)
+                        continue
+                    answer["divide"][str(action)] = (
+                        _game_perft(child, message["depth"] - 1)[-1] if message["depth"] > 1 else 1)
+        return answer
+
+
+def _game_perft(game: Game, depth: int) -> list[int]:
+    """Sequences of 1..depth actions of ``game``, walking on from one hand into the next deal."""
+    counts = [0] * depth
+
+    def walk(node: Game, level: int) -> None:
+        if node.over:
+            return
+        legal = node.hand.legal_actions()
+        counts[level] += len(legal)
+        if level + 1 == depth:
+            return
+        for action in legal:
+            child = copy.deepcopy(node)
+            try:
+                child.apply(child.to_act, action)
+            except SetupError:  # the next deal is missing: the action is counted, nothing after it
+                continue
+            walk(child, level + 1)
+
+    walk(game, 0)
+    return counts
+
+
+class DivideCountsEveryDepth(Session):
+    """Answers each first action's divide as the sequences of every length up to ``depth`` it starts (where the
+    protocol counts those of the last depth only), its counts right: only a count stating its divide meets it."""
+
+    name = "fake-divide-counts-every-depth"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if message.get("cmd") == "count" and answer.get("ok") and "divide" in answer:
+            total = dict.fromkeys(answer["divide"], 0)
+            for depth in range(1, message["depth"] + 1):
+                for action, n in super().handle({**message, "depth": depth})["divide"].items():
+                    total[action] += n
+            answer["divide"] = total
+        return answer
+
+
+class StopsABatchAtARefusedStep(Session):
+    """Takes a batch's steps up to its first refused one and no further (the protocol takes the next step
+    still): only a batch with a refused step before others meets it."""
+
+    name = "fake-stops-a-batch-at-a-refused-step"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        if message.get("cmd") == "batch" and "playout" not in message:
+            scratch = Session()
+            scratch.handle({"cmd": "hello", "protocol": 3})
+            trial = scratch.handle(message)
+            if trial.get("ok"):
+                refused = [k for k, e in enumerate(trial["steps"][1:]) if not e["act"]["ok"]]
+                if refused:
+                    message = {**message, "steps": list(message["steps"])[:refused[0] + 1]}
+        return super().handle(message)
+
+
+class StatesEveryStepOfABatch(Session):
+    """Answers every step of a batch with its ``state``, ``state: last`` or not: only a batch sent with
+    ``state: last`` meets it."""
+
+    name = "fake-states-every-step-of-a-batch"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        if message.get("cmd") == "batch" and message.get("state") == "last":
+            message = {**message, "state": "every"}
+        return super().handle(message)
+
+
+class PlaysABatchOnACopy(Session):
+    """Plays a batch on a copy of the session and leaves the session as it was before it (the protocol leaves
+    it where the last step did): only a request sent after a batch meets it."""
+
+    name = "fake-plays-a-batch-on-a-copy"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        if message.get("cmd") != "batch":
+            return super().handle(message)
+        saved = (self._hand, self.game, self.profile)
+        answer = super().handle(message)
+        if answer.get("ok") and answer["start"].get("ok"):
+            self._hand, self.game, self.profile = saved
+        return answer
+
+
+class ShowsTheDreamersCardAfterAWonHand(Session):
+    """Shows every seat the Dreamer's card when the game's last ended hand was won (the game's ``result``),
+    where the rules show it once the hand in play is won: only an observation of a hand dealt right after
+    a won hand meets it."""
+
+    name = "fake-shows-the-dreamers-card-after-a-won-hand"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        game = self.game
+        if (message.get("cmd") == "observe" and answer.get("ok") and game is not None and game.results
+                and game.results[-1].winner is not None and answer["observation"]["dreamer_card"] is None):
+            answer["observation"]["dreamer_card"] = str(Cards(1 << game.hand.dreamer_card))
+        return answer

@@ -19,15 +19,21 @@ Three families:
   tell the move's events wrong (``report`` rewrites them): only an ``events``
   expectation, or the fuzzer comparing events, can kill them;
 - miswirings: the default rules, played right, with one other request answered
-  wrong (``session``, the fuzzer's fake engines of ``tests/fuzz/fakes.py``):
-  each is met by one kind of the fuzzer's side checks only (a ``pattern``
-  answer, a refused setup in a ``batch``, the move reaching a bad deal), which
-  ``tests/fuzz/test_kinds.py`` proves, and killed by the corpus's scenarios of
-  that request; or, for ``legal-order-reversed``, met by the runner's check
-  that an engine declaring ``playout`` lists ``legal.actions`` in the canonical
-  order, which every trajectory scenario makes; or, for the ``text-split-…``
-  mutants, by text the fuzzer never sends (white space other than a space),
-  which the scenarios of ``contract/white-space.yaml`` hold.
+  wrong (``session``, the fuzzer's fake engines of ``tests/fuzz/fakes.py``),
+  each killed by the corpus's scenarios of that request. The first three are
+  each met by one kind of the fuzzer's side checks only (a ``pattern`` answer,
+  a refused setup in a ``batch``, the move reaching a bad deal), which
+  ``tests/fuzz/test_kinds.py`` proves; those of issue 31 §3's scenarios (a
+  count running on into the next deal, a wrong ``divide``, a batch stopping at
+  a refused step, answering ``state: last`` with every state, played on a copy,
+  the Dreamer's card after a won hand) are met by the fuzzer too, but for
+  ``batch-state-every-step``: the fuzzer does not compare a ``state`` it did not
+  ask for, so ``tests/mutants/test_catalogue.py`` shows it differs by one probe.
+  ``legal-order-reversed`` is met by the runner's check that an engine
+  declaring ``playout`` lists ``legal.actions`` in the canonical order, which
+  every trajectory scenario makes; the ``text-split-…`` mutants by text the
+  fuzzer never sends (white space other than a space), which the scenarios of
+  ``contract/white-space.yaml`` hold.
 
 Every mutant is also an in-process engine for the conformance runner::
 
@@ -816,7 +822,7 @@ def _miswirings() -> list[Mutant]:
         ("pattern-sets-as-runs", "Answers pattern that a Set is a Run, while its play of a Set is right.", ["PAT-1", "PAT-3"],
          fakes.MisclassifiesSets),
         ("batch-setup-refused-whole", "Refuses a batch whose setup the rules refuse with an error object, where "
-         "the start answer in the batch should hold the refusal.", ["DEAL-1"], fakes.RefusesABatchSetupWhole),
+         "the start answer in the batch should hold the refusal.", ["CARDS-1", "DEAL-4"], fakes.RefusesABatchSetupWhole),
         ("missing-deal-illegal", "Refuses the move that would reach a missing or bad deal of a game as illegal, "
          "not bad-setup.", ["GAME-1"], fakes.RefusesAMissingDealAsIllegal),
         ("legal-order-reversed", "Lists the legal actions of every state in reverse canonical order while "
@@ -825,6 +831,18 @@ def _miswirings() -> list[Mutant]:
          "a no-break space between two cards makes the text malformed.", ["CARDS-1"], fakes.SplitsAtSpacesOnly),
         ("text-split-at-unit-separators", "Splits card and action text at U+001C-U+001F too (Python's str.split), "
          "which are no white space.", ["CARDS-1"], fakes.SplitsAtUnitSeparators),
+        ("count-into-the-next-deal", "Counts on into the next deal in a game, where a count counts the hand in "
+         "play only.", ["GAME-1"], fakes.CountsIntoTheNextDeal),
+        ("divide-of-every-depth", "Answers a count's divide with the sequences of every length each first action "
+         "starts, not those of the last depth.", ["CALL-1"], fakes.DivideCountsEveryDepth),
+        ("batch-stops-at-a-refused-step", "Takes no step of a batch after the first one refused.", ["PLAY-4"],
+         fakes.StopsABatchAtARefusedStep),
+        ("batch-state-every-step", "Answers every step of a batch with its state, though asked for the last one "
+         "only.", ["GAME-1"], fakes.StatesEveryStepOfABatch),
+        ("batch-on-a-copy", "Plays a batch on a copy: after it, the session is where it was before it.", ["CALL-1"],
+         fakes.PlaysABatchOnACopy),
+        ("dreamer-card-after-a-won-hand", "Shows every seat the new Dreamer's card when the game's last ended hand "
+         "was won, as if the hand in play were.", ["OBS-1", "DEAL-4"], fakes.ShowsTheDreamersCardAfterAWonHand),
     )]
 
 

@@ -61,6 +61,13 @@ TEXT_ONLY = {"text-split-at-spaces-only": "\tSup1 Sup2 Sup3 Sup4 Sup5 Sup6 Sup7 
 """Miswirings in reading white space, with a holding of seat 0 that tells each apart: the fuzzer sends card text
 with single spaces only; the scenarios of conformance/scenarios/contract/white-space.yaml kill them."""
 
+# Miswirings no side check of the fuzzer meets: one request, answered otherwise than the reference answers it.
+PROBED: dict[str, dict[str, object]] = {
+    # the fuzzer takes a `state` it did not ask for without comparing it
+    "batch-state-every-step": {"cmd": "batch", "setup": {"dealer": 0, "seed": "1"},
+                               "steps": [{"seat": 0, "action": "pass"}], "state": "last"},
+}
+
 # Random games rarely reach these; a small deal does.
 TARGETED: dict[str, tuple[dict[str, object], list[str]]] = {
     # Seat 0 runs Sup1-Sup9 (9 tricks) and keeps three 9s (Elders): a claim of 12.
@@ -257,11 +264,18 @@ def test_mutant_differs_from_the_reference(m: Mutant) -> None:
         ours, theirs = ref.handle({"cmd": "state"})["legal"], mutant.handle({"cmd": "state"})["legal"]
         assert ours["actions"] != theirs["actions"] and sorted(ours["actions"]) == sorted(theirs["actions"])
         return
+    if m.id in PROBED:
+        mutant, reference = m.factory(), catalogue.reference()
+        for session in (mutant, reference):
+            session.handle({"cmd": "hello", "protocol": 3})
+        assert mutant.handle(PROBED[m.id]) != reference.handle(PROBED[m.id]), f"{m.id} answers the probe as the reference"
+        return
     if m.session is not None:  # plays like the reference; one side check of the fuzzer tells it apart
         from conformance.fuzz import FuzzConfig, fuzz
 
         report = fuzz(FuzzConfig.of(engine=m.factory, hands=300, seed=0, out=None, shrink=False))
-        assert report.disagreement is not None, f"{m.id}: {report.format()}"
+        # a disagreement, or an answer the protocol rules out (a batch of too few steps is a candidate failure)
+        assert report.disagreement is not None or report.failures, f"{m.id}: {report.format()}"
         return
     if m.id in TARGETED:
         start, script = TARGETED[m.id]
@@ -277,6 +291,7 @@ def test_the_reference_counts_every_count_scenario_within_the_mutant_node_limit(
     from conformance.loader import load_scenarios
     from conformance.paths import DEFAULT_SCENARIOS_DIR, default_spec_dir
     from conformance.schemas import load_schemas
+    from conformance.setups import start_request, start_setup
     from conformance.specdata import load_spec_data
     from reference_engine.wire import Session
 
@@ -289,7 +304,7 @@ def test_the_reference_counts_every_count_scenario_within_the_mutant_node_limit(
     for scenario in scenarios:
         body = scenario.body
         options = dict(scenario.requires) if not isinstance(scenario.requires, str) and scenario.requires else {}
-        assert session.handle({"cmd": "start", "setup": dict(body["setup"]), "options": options})["ok"]
+        assert session.handle(start_request(start_setup(body["setup"]), options))["ok"]
         for step in body.get("prefix", ()):
             assert session.handle({"cmd": "act", "seat": step["seat"], "action": step["do"]})["ok"]
         answer = session.handle({"cmd": "count", "depth": len(body["counts"])})

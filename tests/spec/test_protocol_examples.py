@@ -7,6 +7,7 @@ import json
 import re
 import shlex
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -144,3 +145,34 @@ def test_the_position_example_of_a_count_holds_on_the_reference() -> None:
         assert session.handle({"cmd": "start", "setup": {"dealer": 0, "hands": LEAD_HANDS}})["ok"]
         answer = session.handle({"cmd": "count", "depth": 3})
         assert answer["ok"] is ok and (not ok or answer["counts"][:2] == [2, 9]), answer
+
+
+def _scenario_format_example(heading: str, body: str) -> dict[str, Any]:
+    """The first YAML example under ``heading`` of SCENARIOS.md whose body is ``body``, its hands dealt."""
+    section = TEXTS["SCENARIOS.md"].split(heading, 1)[1]
+    blocks = re.findall(r"```yaml\n(.*?)```", section, re.S)
+    text = next(b for b in blocks if b.lstrip().startswith(f"{body}:") and (body != "count" or "divide:" in b))
+    return {body: yaml.safe_load(text.replace("[ … ]", json.dumps(HANDS_0)))[body]}
+
+
+HANDS_0 = ["Sup1 Sup4 Sup9 Gon1 Gon3 Gon5 Zok1 Zok2 Zok6 Sin7 Sin9 WanSin",
+           "Sup2 Sup3 Sup8 Gon2 Gon4 Gon8 Zok3 Zok4 Zok8 Sin2 Sin3 Sin8", "Sin4",
+           "Sup5 Sup6 Sup7 Gon6 Gon7 Gon9 Zok5 Zok7 Zok9 Sin1 Sin5 Sin6"]
+"""The deal of count-calling-dealer0-set-of-ones, which SCENARIOS.md's divide example names."""
+
+
+@pytest.mark.parametrize(("heading", "body"), [("## `count`", "count"), ("## `batch`", "batch")])
+def test_the_divide_and_batch_examples_of_scenarios_md_pass_on_the_reference(
+        heading: str, body: str, tmp_path: Path) -> None:
+    """SCENARIOS.md's divide and batch examples, given count-calling-dealer0-set-of-ones's deal for their `[ … ]`:
+    valid scenarios, and the reference passes them (the divide's values, the batch's refused and taken steps)."""
+    from conformance.suite import Suite
+
+    example = _scenario_format_example(heading, body)
+    if body == "count":
+        assert example["count"].get("divide") == {"call": 221, "pass": 4}, "the example with a divide"
+    scenario = {"id": f"example-{body}", "title": "SCENARIOS.md's example", "clauses": ["CALL-1"], **example}
+    (tmp_path / "example.yaml").write_text(yaml.safe_dump({"scenarios": [scenario]}), encoding="utf-8")
+    suite = Suite.load(scenario_paths=[tmp_path])
+    [result] = suite.run("reference")
+    assert result.status == "pass", (result.reason, result.diff)
