@@ -212,7 +212,8 @@ class Lane:
             prefix = self.openings.pop(waiting[0])
         elif self.pool and rng.randrange(100) < MUTATE_PERCENT:
             # the rarer an entry's rarest outcome, the likelier it is picked
-            weights = [max(self._weight(o) for o in e.outcomes) for e in self.pool]
+            weight = {o: self._weight(o) for o in set().union(*(e.outcomes for e in self.pool))}
+            weights = [max(weight[o] for o in e.outcomes) for e in self.pool]
             entry = rng.choices(self.pool, weights)[0]
             prefix = self._mutate(entry)
             if len(prefix) > entry.setup_len:  # the seed of the side checks (Lockstep.prepare): drawn afresh

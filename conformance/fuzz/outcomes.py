@@ -22,6 +22,20 @@ from reference_engine.profile import Profile
 
 Message = dict[str, Any]
 
+_PARSED: dict[str, Event] = {}
+PARSED_LIMIT = 1 << 16
+"""Event texts kept parsed: a hand's plays and calls repeat across hands (most of a campaign's event texts)."""
+
+
+def _parsed(text: str) -> Event:
+    """``parse_event(text)``, kept (an event is immutable, so one parse serves every hand that names it)."""
+    event = _PARSED.get(text)
+    if event is None:
+        if len(_PARSED) >= PARSED_LIMIT:
+            _PARSED.clear()
+        event = _PARSED[text] = parse_event(text)
+    return event
+
 GAME_CLASSES: tuple[OutcomeClass, ...] = (
     OutcomeClass("game:over", "GAME-1", "a game is played to its end (the 4th counting hand)"),
     *(OutcomeClass(f"game:end:{end}", rule, f"a hand within a game ends: {end}") for end, rule in zip(
@@ -51,7 +65,7 @@ class Outcomes:
         of its refusals. Of a game (``game``), the classes of every one of its hands, and its game classes."""
         if not self.events:
             return frozenset()
-        events = [parse_event(text) for act in acts if act for text in act.get("events", ())]
+        events = [_parsed(text) for act in acts if act for text in act.get("events", ())]
         reached = event_outcomes(events, self.profile, refused_rules)
         return reached | game_outcomes(events) if game else reached
 

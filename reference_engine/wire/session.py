@@ -41,7 +41,7 @@ from ..profile import DEFAULT_PROFILE, Profile
 from ..rules import DEFAULT_RULES, Rules
 from .commands import COMMANDS, EVENTS, PROTOCOL_VERSIONS, Command, capabilities
 from .playout import Playout, PlayoutTooLong
-from .shapes import MAX_SEED
+from .shapes import MAX_SEED, is_mapping
 from .shaping import events_json, legal_json, observation_json, result_json
 
 Message = dict[str, Any]
@@ -67,7 +67,7 @@ def error(kind: str, message: str, rule: str | None = None) -> Message:
 def request_problem(message: Any, protocol: int = PROTOCOL_VERSIONS[-1]) -> str | None:
     """Why ``message`` breaks the schema of its request under ``protocol``, or ``None`` (an unknown ``cmd``
     is not a shape problem: it is answered ``unsupported``)."""
-    if not isinstance(message, Mapping):
+    if not is_mapping(message):
         return "a request must be a JSON object"
     command = COMMANDS.get(message.get("cmd"))  # type: ignore[arg-type]
     if command is None:
@@ -115,7 +115,7 @@ class Session:
 
     def handle(self, message: Mapping[str, Any]) -> Message:
         """Answer one request; never raises. An error leaves the session unchanged."""
-        if not isinstance(message, Mapping):
+        if not is_mapping(message):
             return error("malformed", "a request must be a JSON object")
         cmd = message.get("cmd")
         command = COMMANDS.get(cmd) if isinstance(cmd, str) else None
