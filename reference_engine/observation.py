@@ -85,9 +85,11 @@ class Observation:
                               self.leader, self.round, self.tricks, self.elders, self.legal, self.result))
 
 
-_seen = Seen._make
-"""A :class:`Seen` from its three fields: a third of the cost of ``Seen(...)``, whose ``__new__`` is interpreted
-(an observation makes one per action of the hand: four observations end every hand a fuzz campaign compares)."""
+def _seen(fields: tuple[int, Action | None, int]) -> Seen:
+    """A :class:`Seen` of its three fields, made by ``tuple.__new__``: ``Seen(...)`` and ``Seen._make`` are
+    interpreted, and compiled they cost a third of an observation (which makes one per action of the hand,
+    and four observations end every hand a fuzz campaign compares)."""
+    return tuple.__new__(Seen, fields)
 
 
 def observe(hand: Hand, seat: int) -> Observation:
