@@ -535,8 +535,12 @@ class Lockstep:
         if len(steps) != len(script) or not all(isinstance(e, dict) for e in steps):
             self._fail(trace, message, script[0].state,
                        f"the answer to batch has {len(steps)} steps, not {len(script)} (the start and each action)")
+        every_state, last = self.states == "every", len(script) - 1
         for k, record in enumerate(script):
             entry = steps[k]
+            if 0 < k < last and record.observations is None and entry.get("act") == record.act and (
+                    not every_state or entry.get("state") == record.state):
+                continue  # the same answers as the reference's: nothing to walk field by field (most steps)
             cand_obs = entry.get("observations") if record.observations is not None else None
             if record.observations is not None and not (isinstance(cand_obs, list) and len(cand_obs) == 4):
                 self._fail(self._upto(trace, k), message, record.state,
