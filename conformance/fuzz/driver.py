@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 
 from ..engine import Engine, EngineInfo
 from ..errors import AdapterError, ProtocolViolation
-from ..normalize import ABSENT
+from ..normalize import ABSENT, same_json
 from .checks import FULL_RATES, Check, Checks, Mix, Rates, compare, respell
 from .compare import (
     differing_result_fields,
@@ -465,9 +465,12 @@ class Lockstep:
         always schema-checked; every answer of one hand in :data:`VALIDATE_EVERY` too (all with ``--validate``)."""
         sampled = not self.validate_all and self.compared_hands % VALIDATE_EVERY == 0
         self.compared_hands += 1
-        self.candidate.validate = self.validate_all or sampled
+        # a sampled batch answer is checked once read: only if it is not the reference's own (which is valid)
+        self.candidate.validate = self.validate_all or (sampled and not self.batch)
         try:
-            return self._candidate_batch(trace, script, sent) if self.batch else self._candidate_steps(trace, script)
+            if self.batch:
+                return self._candidate_batch(trace, script, sent, sampled)
+            return self._candidate_steps(trace, script)
         finally:
             self.candidate.validate = self.validate_all
 
@@ -502,14 +505,46 @@ class Lockstep:
             message["state"] = self.states
         return message
 
+    def _reference_batch_answer(self, script: list[_Record]) -> Message:
+        """The reference's own answer to the hand's batch (shaped as spec/PROTOCOL.md "batch" shapes it),
+        from its answers in ``script``."""
+        observe, last, steps = self.observe_mode, len(script) - 1, []
+        for k, record in enumerate(script):
+            entry: Message = {"act": record.act} if k else {}
+            if self.states == "every" or k == last:
+                entry["state"] = record.state
+            if observe == "every" or (observe == "last" and k == last):
+                entry["observations"] = record.observations
+            steps.append(entry)
+        return {"ok": True, "start": {"ok": True}, "steps": steps}
+
+    def _check_sampled(self, trace: Trace, message: Message, script: list[_Record], answer: Message) -> None:
+        """A sampled hand's batch answer against its schema, unless it is the reference's own answer, types
+        included (:func:`~conformance.normalize.same_json`): that one is valid, and checking a whole hand's
+        answer costs as much as playing ten hands. An invalid one fails as :meth:`Engine.receive` fails it."""
+        if same_json(answer, self._reference_batch_answer(script)):
+            return
+        self.candidate.validate = True  # and the replay step by step, if it comes to one, checks each answer
+        try:
+            self.candidate.check_answer("batch", answer)
+        except ProtocolViolation as exc:
+            raise _Failed(CandidateFailure(
+                trace=Trace(trace.options, trace.setup, trace.setup_kind, trace.hands, list(trace.steps)),
+                request=message, status=exc.status, message=str(exc), stderr=self.candidate.take_stderr(),
+                reference_state=script[0].state)) from None
+
     def _candidate_batch(self, trace: Trace, script: list[_Record],
-                         sent: tuple[Message, AdapterError | None] | None = None) -> Disagreement | None:
-        """Compare the candidate's answer to the hand's batch (sent now, or already, as ``sent``)."""
+                         sent: tuple[Message, AdapterError | None] | None = None,
+                         sampled: bool = False) -> Disagreement | None:
+        """Compare the candidate's answer to the hand's batch (sent now, or already, as ``sent``); ``sampled``:
+        a hand whose answer is schema-checked (:meth:`_check_sampled`)."""
         message, sent_error = sent if sent is not None else (self._batch_message(trace), None)
         try:
             if sent is None:
                 sent_error = self._cand_send(message)
             answer = self._cand_receive(trace, message, script[0].state, sent_error)
+            if sampled:
+                self._check_sampled(trace, message, script, answer)
         except _Failed as failed:
             # Crashed or hung somewhere in the hand: replay it step by step to find where.
             try:
