@@ -55,8 +55,6 @@ VALIDATE_EVERY = 64
 Checking all costs about 20 times the comparison itself (300 hands against the compiled Rust engine: 104 s
 against 5 s); one hand in 64 is within the noise (20.2-21.0 s against 17.8-20.1 s on a loaded machine), and an
 answer broken in every hand is found in the first."""
-PROBE_HANDS = 4
-"""With playout on, one hand in this many probes (a playout, then probes drawn from its states)."""
 
 
 @dataclass(frozen=True)
@@ -196,13 +194,13 @@ class Lockstep:
 
     def draw_mode(self, chooser: Chooser) -> str:
         """How the hand is played: ``steps`` (the reference is asked at every step, as Hypothesis needs);
-        with playout on, ``playout`` (the reference plays the whole hand in one ``batch``) or, one hand in
-        :data:`PROBE_HANDS`, ``probes`` (a playout, then probes drawn from its states)."""
+        with playout on, ``playout`` (the reference plays the whole hand in one ``batch``) or, in
+        :attr:`Rates.probe` percent of hands, ``probes`` (a playout, then probes drawn from its states)."""
         if not self.playout:
             return "steps"
         if not self.moves.probe_percent:
             return "playout"
-        return "probes" if chooser.below(PROBE_HANDS) == 0 else "playout"
+        return "probes" if chooser.below(100) < self.rates.probe else "playout"
 
     def play_setup(self, kind: str, setup: dict[str, Any], chooser: Chooser, mode: str = "steps") -> HandOutcome:
         prepared = self.prepare(kind, setup, chooser, mode)
@@ -267,6 +265,9 @@ class Lockstep:
         script = [_Record(e.get("act"), e.get("state") or {}, e.get("observations")) for e in entries]
         if probing:
             self._insert_probes(trace, script, chooser)
+            outcomes_of_kind = frozenset({"kind:probes"})  # the probes' own finds are their refusal:* classes
+        else:
+            outcomes_of_kind = frozenset()
         outcomes = self.outcomes.reached((e.get("act") for e in entries[1:]),
                                          [s.rule for s in trace.steps if s.kind == "reject"],
                                          game=trace.setup_kind == GAME_KIND)
@@ -274,7 +275,7 @@ class Lockstep:
         if self.mix.variants and side.below(100) < self.rates.variant:
             outcomes |= self._respell(trace, script, side)
         checks = self.checks.draw(trace, side, self.rates)
-        return Prepared(trace, script, outcomes | self._side_outcomes(trace, checks), checks=checks)
+        return Prepared(trace, script, outcomes | outcomes_of_kind | self._side_outcomes(trace, checks), checks=checks)
 
     def _side_outcomes(self, trace: Trace, checks: list[Check]) -> frozenset[str]:
         """The coverage ids of a hand's side checks, and of the observations compared after its refusals."""

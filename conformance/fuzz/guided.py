@@ -143,7 +143,8 @@ class Lane:
 
     def rates(self) -> Rates:
         """The rates of the lane's next hand: each extra kind that stopped finding at its quiet share."""
-        quiet = [kind for kind in ("setup", "count", "variant", "game", "pattern") if self.fruitless[kind] >= QUIET_AFTER]
+        quiet = [kind for kind in ("setup", "count", "variant", "game", "pattern", "probe")
+                 if self.fruitless[kind] >= QUIET_AFTER]
         return FULL_RATES.quieted(quiet) if quiet else FULL_RATES
 
     def _learn(self, outcomes: frozenset[str]) -> None:
@@ -255,6 +256,8 @@ def _extra_kind(outcome: str) -> str | None:
     told by ``kind:game``), or None."""
     if outcome == "kind:game" or outcome.startswith("game:"):
         return "game"
+    if outcome == "kind:probes" or outcome.startswith("refusal:"):  # a refused action's rule: what probes find
+        return "probe"
     if not is_side(outcome) or outcome in ("kind:hand", "observe:after-refused-action"):
         return None
     return {"count": "count", "variant": "variant", "pattern": "pattern", "deals": "game"}.get(
