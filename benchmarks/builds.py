@@ -94,11 +94,12 @@ def main_trees(ref: str = "main") -> tuple[Path, Path] | None:
         pure.mkdir(parents=True, exist_ok=True)
         archive = subprocess.run(["git", "archive", sha], cwd=ROOT, capture_output=True, check=True)
         subprocess.run(["tar", "-x", "-C", str(pure)], input=archive.stdout, check=True)
-    if not list((compiled / "reference_engine").glob("*.so")):
+    if not list(compiled.glob("*__mypyc*")):
         engine = compiled_tree(root=pure)
         shutil.rmtree(compiled, ignore_errors=True)
         shutil.copytree(pure, compiled, ignore=shutil.ignore_patterns("reference_engine"))
-        shutil.copytree(engine / "reference_engine", compiled / "reference_engine")
+        for path in engine.iterdir():  # the engine and mypyc's shared library beside it
+            (shutil.copytree if path.is_dir() else shutil.copy2)(path, compiled / path.name)
     return pure, compiled
 
 
