@@ -13,6 +13,7 @@ the game's end, read from the same events.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -22,19 +23,9 @@ from reference_engine.profile import Profile
 
 Message = dict[str, Any]
 
-_PARSED: dict[str, Event] = {}
-PARSED_LIMIT = 1 << 16
-"""Event texts kept parsed: a hand's plays and calls repeat across hands (most of a campaign's event texts)."""
-
-
-def _parsed(text: str) -> Event:
-    """``parse_event(text)``, kept (an event is immutable, so one parse serves every hand that names it)."""
-    event = _PARSED.get(text)
-    if event is None:
-        if len(_PARSED) >= PARSED_LIMIT:
-            _PARSED.clear()
-        event = _PARSED[text] = parse_event(text)
-    return event
+_parsed = functools.lru_cache(maxsize=1 << 16)(parse_event)
+"""``parse_event``, its answers kept: an event is immutable, and a hand's plays and calls repeat across hands
+(most of a campaign's event texts)."""
 
 GAME_CLASSES: tuple[OutcomeClass, ...] = (
     OutcomeClass("game:over", "GAME-1", "a game is played to its end (the 4th counting hand)"),
