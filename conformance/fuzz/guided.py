@@ -214,7 +214,7 @@ class Lane:
         elif self.pool and rng.randrange(100) < MUTATE_PERCENT:
             # the rarer an entry's rarest outcome, the likelier it is picked
             weight = {o: self._weight(o) for o in set().union(*(e.outcomes for e in self.pool))}
-            weights = [max(weight[o] for o in e.outcomes) for e in self.pool]
+            weights = [max(map(weight.__getitem__, e.outcomes)) for e in self.pool]
             entry = rng.choices(self.pool, weights)[0]
             prefix = self._mutate(entry)
             if len(prefix) > entry.setup_len:  # the seed of the side checks (Lockstep.prepare): drawn afresh
