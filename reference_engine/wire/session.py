@@ -274,10 +274,11 @@ class Session:
 
     def _observe(self, message: Message) -> Message:
         observation = observation_json(self._current().observation(message["seat"]))
-        observation["phase"] = self._phase()
-        observation["result"] = self._result()
-        if self.game is not None and self.game.over:
-            observation["to_act"], observation["legal"] = None, None
+        if self.game is not None:  # the game's phase and its last result; a single hand's are the hand's, as shaped
+            observation["phase"] = self._phase()
+            observation["result"] = self._result()
+            if self.game.over:
+                observation["to_act"], observation["legal"] = None, None
         return {"ok": True, "observation": observation}
 
     def _pattern(self, message: Message) -> Message:
