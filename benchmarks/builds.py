@@ -26,24 +26,24 @@ ROOT = Path(__file__).resolve().parent.parent
 BUILDS = ROOT / "build" / "hakka-builds"
 
 
-def _sources_hash() -> str:
+def _sources_hash(root: Path = ROOT) -> str:
     digest = hashlib.sha256()
-    for path in sorted([*(ROOT / "reference_engine").rglob("*.py"), ROOT / "setup.py", ROOT / "pyproject.toml"]):
-        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    for path in sorted([*(root / "reference_engine").rglob("*.py"), root / "setup.py", root / "pyproject.toml"]):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 
-def compiled_tree(quiet: bool = True) -> Path:
-    """The folder of the compiled build of this checkout's engine (built on first use)."""
-    target = BUILDS / f"compiled-{_sources_hash()}"
+def compiled_tree(quiet: bool = True, root: Path = ROOT) -> Path:
+    """The folder of the compiled build of the engine of ``root`` (this checkout; built on first use)."""
+    target = BUILDS / f"compiled-{_sources_hash(root)}"
     if (target / "reference_engine").is_dir():
         _engine_only(target)
         return target
     temp = BUILDS / "temp"
-    command = [sys.executable, str(ROOT / "setup.py"), "-q", "build_py", "--build-lib", str(target),
+    command = [sys.executable, str(root / "setup.py"), "-q", "build_py", "--build-lib", str(target),
                "build_ext", "--build-lib", str(target), "--build-temp", str(temp)]
     env = {**os.environ, "HAKKA_PURE": ""}
-    proc = subprocess.run(command, cwd=ROOT, env=env, capture_output=quiet, text=True)
+    proc = subprocess.run(command, cwd=root, env=env, capture_output=quiet, text=True)
     if proc.returncode != 0 or not list((target / "reference_engine").glob("*.so")):
         raise SystemExit(f"the compiled build failed (exit {proc.returncode}):\n{proc.stdout or ''}{proc.stderr or ''}")
     _engine_only(target)
@@ -78,6 +78,29 @@ def main_pure_tree(ref: str = "main") -> Path | None:
         archive = subprocess.run(["git", "archive", sha, "reference_engine"], cwd=ROOT, capture_output=True, check=True)
         subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
     return target
+
+
+def main_trees(ref: str = "main") -> tuple[Path, Path] | None:
+    """Both builds of ``ref`` (git) whole, the harness with its engine, under ``build/hakka-builds/``: the pure
+    tree (``git archive``) and a copy of it whose engine is its compiled build; to measure a change of the harness
+    and the engine together, before and after. ``None`` outside a git checkout."""
+    try:
+        sha = subprocess.run(["git", "rev-parse", ref], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    pure, compiled = BUILDS / f"{ref}-tree-{sha[:12]}", BUILDS / f"{ref}-compiled-tree-{sha[:12]}"
+    if not (pure / "reference_engine").is_dir():
+        pure.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "archive", sha], cwd=ROOT, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(pure)], input=archive.stdout, check=True)
+    if not list(compiled.glob("*__mypyc*")):
+        engine = compiled_tree(root=pure)
+        shutil.rmtree(compiled, ignore_errors=True)
+        shutil.copytree(pure, compiled, ignore=shutil.ignore_patterns("reference_engine"))
+        for path in engine.iterdir():  # the engine and mypyc's shared library beside it
+            (shutil.copytree if path.is_dir() else shutil.copy2)(path, compiled / path.name)
+    return pure, compiled
 
 
 def build_env(tree: Path) -> dict[str, str]:

@@ -17,6 +17,7 @@ The machine may be shared: every speed is the best of ``--repeat`` runs, and
 the engine's own speed is measured in between for the ratio.
 
     python benchmarks/fuzz_speed.py [--hands 1000] [--quick]
+    python benchmarks/fuzz_speed.py --builds --against main --quick   # the fast mode: before and after, both builds
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # appended: a build on PYTHONPATH wins (--builds)
@@ -37,17 +39,17 @@ from reference_engine import Hand
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def engine_hands_per_second(hands: int = 2000) -> float:
+def engine_hands_per_second(hands: int = 2000, clock: Callable[[], float] = time.perf_counter) -> float:
     """The reference engine alone: random legal play, no protocol (as benchmarks/random_hands.py)."""
     rng = random.Random(1)
-    start = time.perf_counter()
+    start = clock()
     for i in range(hands):
         hand = Hand.from_seed(i % 4, rng.getrandbits(64))
         while hand.result is None:
             seat = hand.to_act
             assert seat is not None  # an unfinished hand has a seat to act
             hand.apply(seat, rng.choice(list(hand.legal_actions())))
-    return hands / (time.perf_counter() - start)
+    return hands / (clock() - start)
 
 
 def observation_seconds(hands: int = 300) -> float:
@@ -66,33 +68,51 @@ def observation_seconds(hands: int = 300) -> float:
     return total / hands
 
 
-def campaign_rate(engine: object, hands: int, repeat: int, **kw: object) -> tuple[float, float]:
-    """(hands/s of the campaign, engine hands/s measured right after), the best of ``repeat``."""
+def campaign_rate(engine: object, hands: int, repeat: int, cpu: bool = False, **kw: object) -> tuple[float, float]:
+    """(hands/s of the campaign, engine hands/s measured right after), the best of ``repeat``; ``cpu``: per second
+    of this process's CPU time (the whole campaign's, its setup included), not of the clock on the wall."""
     best = (0.0, 0.0)
     for _ in range(repeat):
+        started = time.process_time()
         report = fuzz(FuzzConfig.of(engine=engine() if callable(engine) else engine, hands=hands, seed=1, out=None,
                                  timeout=None, **kw))
         assert report.ok, report.format()
-        rate = report.search.hands / report.search.seconds
-        best = max(best, (rate, engine_hands_per_second(500)))
+        if cpu:
+            rate = report.search.hands / (time.process_time() - started)
+            alone = max(engine_hands_per_second(1000, time.process_time) for _ in range(2))
+        else:
+            rate, alone = report.search.hands / report.search.seconds, engine_hands_per_second(500)
+        best = max(best, (rate, alone))
     return best
 
 
-def builds_fast_mode(hands: int, repeat: int) -> None:
-    """The fast mode on each build, each in its own subprocess (benchmarks/builds.py), paired."""
-    from benchmarks.builds import best, compiled_tree, paired, pure_tree
+def builds_fast_mode(hands: int, repeat: int, against: str | None = None) -> None:
+    """The fast mode on each build, each in its own subprocess (benchmarks/builds.py), paired; with ``against``
+    (a git ref), that ref's harness and engine too, on both builds, in the same rounds (before and after)."""
+    from benchmarks.builds import best, compiled_tree, main_trees, paired, pure_tree
 
     argv = [str(Path(__file__).resolve()), "--fast-mode-json", "--hands", str(hands), "--repeat", "1"]
-    results = paired({"pure": (pure_tree(), argv), "compiled": (compiled_tree(), argv)}, repeat, "hands_per_s")
+    runs = {"pure": (pure_tree(), argv), "compiled": (compiled_tree(), argv)}
+    before = main_trees(against) if against else None
+    if before is not None:
+        for name, tree in zip(("pure", "compiled"), before, strict=True):
+            runs[f"{against} {name}"] = (tree, argv)  # this script, on that tree's harness and engine (PYTHONPATH)
+    results = paired(runs, repeat, "hands_per_s")
     pure, compiled = best(results["pure"], "hands_per_s"), best(results["compiled"], "hands_per_s")
-    print(f"0. fast mode in-process (states and observations at the end of each hand), best of {repeat} paired runs:\n"
+    print(f"0. fast mode in-process (states and observations at the end of each hand), best of {repeat} paired runs,\n"
+          "   per second of CPU time (the machine may be shared; each ratio's two figures come from one process):\n"
           f"   pure {pure:,.0f} hands/s, compiled {compiled:,.0f} hands/s: {compiled / pure:.2f}x (target >= 2x)")
-    for name in ("pure", "compiled"):
+    ratios = {}
+    for name in results:
         # each run's campaign against the engine alone measured right after it, in the same process: the ratio
-        ratio = max(run["hands_per_s"] / run["engine_alone"] for run in results[name])
+        ratios[name] = max(run["hands_per_s"] / run["engine_alone"] for run in results[name])
         alone = max(run["engine_alone"] for run in results[name])
-        print(f"   {name:8} against the engine's own random hands ({alone:,.0f} hands/s): {ratio:.3f}x"
-              + (" (target >= 0.25x)" if name == "compiled" else ""))
+        print(f"   {name:16} {best(results[name], 'hands_per_s'):6,.0f} hands/s; against the engine's own random "
+              f"hands ({alone:,.0f} hands/s): {ratios[name]:.3f}x" + (" (target >= 0.25x)" if name == "compiled" else ""))
+    if before is not None:
+        print("   this checkout against " + ", ".join(
+            f"{against}'s {name} build: {ratios[name] / ratios[f'{against} {name}']:.2f}x the ratio"
+            for name in ("pure", "compiled")))
     print()
 
 
@@ -104,14 +124,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--builds", action="store_true",
                         help="first, the fast mode (in-process, states and observations at the end of each hand) on "
                              "the pure and the compiled engine (issue 17; builds the compiled one)")
+    parser.add_argument("--against", metavar="REF",
+                        help="with --builds: also the harness and engine of git REF (main, say), both builds, paired")
     parser.add_argument("--fast-mode-json", action="store_true", help=argparse.SUPPRESS)  # one build's figure
     args = parser.parse_args(argv)
     if args.fast_mode_json:
-        rate, alone = campaign_rate("reference", args.hands, args.repeat, states="last", observe="last")
+        rate, alone = campaign_rate("reference", args.hands, args.repeat, cpu=True, states="last", observe="last")
         print(json.dumps({"hands_per_s": rate, "engine_alone": alone}))
         return
     if args.builds:
-        builds_fast_mode(args.hands, args.repeat)
+        builds_fast_mode(args.hands, args.repeat, args.against)
 
     def subprocess_engine() -> SubprocessAdapter:
         return SubprocessAdapter([sys.executable, "-m", "reference_engine"], 30.0, cwd=str(ROOT))

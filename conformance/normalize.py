@@ -122,6 +122,18 @@ def exact(value: Any) -> Any:
     return (type(value).__name__, _freeze(value))
 
 
+def same_json(a: Any, b: Any) -> bool:
+    """Whether two JSON values are the same, their types included at every depth (Python's ``==`` takes
+    ``1``, ``1.0`` and ``True`` for one another; a JSON Schema does not)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
+    if type(a) is list:
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
 def hands_form(hands: Any) -> tuple[tuple[str, ...] | Bad, ...] | Bad:
     """The four seats' hands, each a card set."""
     if isinstance(hands, list) and len(hands) == 4:

@@ -85,6 +85,13 @@ class Observation:
                               self.leader, self.round, self.tricks, self.elders, self.legal, self.result))
 
 
+def _seen(fields: tuple[int, Action | None, int]) -> Seen:
+    """A :class:`Seen` of its three fields, made by ``tuple.__new__``: ``Seen(...)`` and ``Seen._make`` are
+    interpreted, and compiled they cost a third of an observation (which makes one per action of the hand,
+    and four observations end every hand a fuzz campaign compares)."""
+    return tuple.__new__(Seen, fields)
+
+
 def observe(hand: Hand, seat: int) -> Observation:
     """What ``seat`` (0-3) may see of ``hand`` now (OBS-1, D32)."""
     events = []
@@ -92,11 +99,11 @@ def observe(hand: Hand, seat: int) -> Observation:
     for event in hand.events:
         if isinstance(event, Discarded) and event.seat != seat:
             event = event.seen_by(seat)
-            history.append(Seen(event.seat, None, event.count))
+            history.append(_seen((event.seat, None, event.count)))
         else:
             action = event.action
             if action is not None and isinstance(event, SeatEvent):
-                history.append(Seen(event.seat, action, action.mask.bit_count()))
+                history.append(_seen((event.seat, action, action.mask.bit_count())))
         events.append(event)
     playing = hand.phase == Phase.PLAYING
     rnd = hand.round

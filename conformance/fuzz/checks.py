@@ -47,7 +47,10 @@ VARIANT_PERCENT = 25
 """Share of hands (played by the reference's playout) whose actions are sent in variant spellings."""
 GAME_CHECK_COUNT_PERCENT = 60
 """Share of games that also count at one of their states (a count within a game is what games alone ask)."""
-QUIET_PERCENT = {"setup": 8, "count": 6, "variant": 6, "game": 2, "pattern": 4}
+PROBE_PERCENT = 25
+"""Share of hands (played by the reference's playout) that probe: states at every step, refused actions drawn
+from them and answered by the reference in a second ``batch`` (a probing hand costs about twice a plain one)."""
+QUIET_PERCENT = {"setup": 8, "count": 6, "variant": 6, "game": 2, "pattern": 4, "probe": 8}
 """Each extra kind's share once it has stopped finding: every one of its classes met :data:`RARE_MET` times in
 the lane (:class:`Rates`). Not zero: a fault may hide in a class already met."""
 RARE_MET = 3
@@ -74,9 +77,11 @@ class Rates:
     variant: int = VARIANT_PERCENT
     game: int = 7
     pattern: int = PATTERN_CHECK_PERCENT
+    probe: int = PROBE_PERCENT
 
     def quieted(self, kinds: Iterable[str]) -> Rates:
-        """These rates with ``kinds`` (of ``setup``, ``count``, ``variant``, ``game``) at their quiet share."""
+        """These rates with ``kinds`` (of ``setup``, ``count``, ``variant``, ``game``, ``pattern``, ``probe``) at
+        their quiet share."""
         return replace(self, **{k: min(getattr(self, k), QUIET_PERCENT[k]) for k in kinds})
 
 

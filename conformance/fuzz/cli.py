@@ -130,8 +130,9 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--no-batch", action="store_true",
                         help="talk to the engine step by step even if it declares the batch capability")
     parser.add_argument("--no-playout", action="store_true",
-                        help="play every hand step by step, with probes (default: three hands in four are played "
-                             "by the reference in one batch, without probes: about three times faster)")
+                        help="play every hand step by step, with probes (default: three hands in four, more once "
+                             "the probes stop finding, are played by the reference in one batch, without probes: "
+                             "about three times faster)")
     parser.add_argument("--isolate", action="store_true",
                         help="copy an in-process engine's messages through JSON (as the runner does) instead "
                              "of comparing its answers as they are")

@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 
 from ..engine import Engine, EngineInfo
 from ..errors import AdapterError, ProtocolViolation
-from ..normalize import ABSENT
+from ..normalize import ABSENT, same_json
 from .checks import FULL_RATES, Check, Checks, Mix, Rates, compare, respell
 from .compare import (
     differing_result_fields,
@@ -55,8 +55,6 @@ VALIDATE_EVERY = 64
 Checking all costs about 20 times the comparison itself (300 hands against the compiled Rust engine: 104 s
 against 5 s); one hand in 64 is within the noise (20.2-21.0 s against 17.8-20.1 s on a loaded machine), and an
 answer broken in every hand is found in the first."""
-PROBE_HANDS = 4
-"""With playout on, one hand in this many probes (a playout, then probes drawn from its states)."""
 
 
 @dataclass(frozen=True)
@@ -196,13 +194,13 @@ class Lockstep:
 
     def draw_mode(self, chooser: Chooser) -> str:
         """How the hand is played: ``steps`` (the reference is asked at every step, as Hypothesis needs);
-        with playout on, ``playout`` (the reference plays the whole hand in one ``batch``) or, one hand in
-        :data:`PROBE_HANDS`, ``probes`` (a playout, then probes drawn from its states)."""
+        with playout on, ``playout`` (the reference plays the whole hand in one ``batch``) or, in
+        :attr:`Rates.probe` percent of hands, ``probes`` (a playout, then probes drawn from its states)."""
         if not self.playout:
             return "steps"
         if not self.moves.probe_percent:
             return "playout"
-        return "probes" if chooser.below(PROBE_HANDS) == 0 else "playout"
+        return "probes" if chooser.below(100) < self.rates.probe else "playout"
 
     def play_setup(self, kind: str, setup: dict[str, Any], chooser: Chooser, mode: str = "steps") -> HandOutcome:
         prepared = self.prepare(kind, setup, chooser, mode)
@@ -267,6 +265,9 @@ class Lockstep:
         script = [_Record(e.get("act"), e.get("state") or {}, e.get("observations")) for e in entries]
         if probing:
             self._insert_probes(trace, script, chooser)
+            outcomes_of_kind = frozenset({"kind:probes"})  # the probes' own finds are their refusal:* classes
+        else:
+            outcomes_of_kind = frozenset()
         outcomes = self.outcomes.reached((e.get("act") for e in entries[1:]),
                                          [s.rule for s in trace.steps if s.kind == "reject"],
                                          game=trace.setup_kind == GAME_KIND)
@@ -274,7 +275,7 @@ class Lockstep:
         if self.mix.variants and side.below(100) < self.rates.variant:
             outcomes |= self._respell(trace, script, side)
         checks = self.checks.draw(trace, side, self.rates)
-        return Prepared(trace, script, outcomes | self._side_outcomes(trace, checks), checks=checks)
+        return Prepared(trace, script, outcomes | outcomes_of_kind | self._side_outcomes(trace, checks), checks=checks)
 
     def _side_outcomes(self, trace: Trace, checks: list[Check]) -> frozenset[str]:
         """The coverage ids of a hand's side checks, and of the observations compared after its refusals."""
@@ -465,9 +466,12 @@ class Lockstep:
         always schema-checked; every answer of one hand in :data:`VALIDATE_EVERY` too (all with ``--validate``)."""
         sampled = not self.validate_all and self.compared_hands % VALIDATE_EVERY == 0
         self.compared_hands += 1
-        self.candidate.validate = self.validate_all or sampled
+        # a sampled batch answer is checked once read: only if it is not the reference's own (which is valid)
+        self.candidate.validate = self.validate_all or (sampled and not self.batch)
         try:
-            return self._candidate_batch(trace, script, sent) if self.batch else self._candidate_steps(trace, script)
+            if self.batch:
+                return self._candidate_batch(trace, script, sent, sampled)
+            return self._candidate_steps(trace, script)
         finally:
             self.candidate.validate = self.validate_all
 
@@ -502,14 +506,46 @@ class Lockstep:
             message["state"] = self.states
         return message
 
+    def _reference_batch_answer(self, script: list[_Record]) -> Message:
+        """The reference's own answer to the hand's batch (shaped as spec/PROTOCOL.md "batch" shapes it),
+        from its answers in ``script``."""
+        observe, last, steps = self.observe_mode, len(script) - 1, []
+        for k, record in enumerate(script):
+            entry: Message = {"act": record.act} if k else {}
+            if self.states == "every" or k == last:
+                entry["state"] = record.state
+            if observe == "every" or (observe == "last" and k == last):
+                entry["observations"] = record.observations
+            steps.append(entry)
+        return {"ok": True, "start": {"ok": True}, "steps": steps}
+
+    def _check_sampled(self, trace: Trace, message: Message, script: list[_Record], answer: Message) -> None:
+        """A sampled hand's batch answer against its schema, unless it is the reference's own answer, types
+        included (:func:`~conformance.normalize.same_json`): that one is valid, and checking a whole hand's
+        answer costs as much as playing ten hands. An invalid one fails as :meth:`Engine.receive` fails it."""
+        if same_json(answer, self._reference_batch_answer(script)):
+            return
+        self.candidate.validate = True  # and the replay step by step, if it comes to one, checks each answer
+        try:
+            self.candidate.check_answer("batch", answer)
+        except ProtocolViolation as exc:
+            raise _Failed(CandidateFailure(
+                trace=Trace(trace.options, trace.setup, trace.setup_kind, trace.hands, list(trace.steps)),
+                request=message, status=exc.status, message=str(exc), stderr=self.candidate.take_stderr(),
+                reference_state=script[0].state)) from None
+
     def _candidate_batch(self, trace: Trace, script: list[_Record],
-                         sent: tuple[Message, AdapterError | None] | None = None) -> Disagreement | None:
-        """Compare the candidate's answer to the hand's batch (sent now, or already, as ``sent``)."""
+                         sent: tuple[Message, AdapterError | None] | None = None,
+                         sampled: bool = False) -> Disagreement | None:
+        """Compare the candidate's answer to the hand's batch (sent now, or already, as ``sent``); ``sampled``:
+        a hand whose answer is schema-checked (:meth:`_check_sampled`)."""
         message, sent_error = sent if sent is not None else (self._batch_message(trace), None)
         try:
             if sent is None:
                 sent_error = self._cand_send(message)
             answer = self._cand_receive(trace, message, script[0].state, sent_error)
+            if sampled:
+                self._check_sampled(trace, message, script, answer)
         except _Failed as failed:
             # Crashed or hung somewhere in the hand: replay it step by step to find where.
             try:
@@ -535,8 +571,12 @@ class Lockstep:
         if len(steps) != len(script) or not all(isinstance(e, dict) for e in steps):
             self._fail(trace, message, script[0].state,
                        f"the answer to batch has {len(steps)} steps, not {len(script)} (the start and each action)")
+        every_state, last = self.states == "every", len(script) - 1
         for k, record in enumerate(script):
             entry = steps[k]
+            if 0 < k < last and record.observations is None and entry.get("act") == record.act and (
+                    not every_state or entry.get("state") == record.state):
+                continue  # the same answers as the reference's: nothing to walk field by field (most steps)
             cand_obs = entry.get("observations") if record.observations is not None else None
             if record.observations is not None and not (isinstance(cand_obs, list) and len(cand_obs) == 4):
                 self._fail(self._upto(trace, k), message, record.state,

@@ -143,7 +143,8 @@ class Lane:
 
     def rates(self) -> Rates:
         """The rates of the lane's next hand: each extra kind that stopped finding at its quiet share."""
-        quiet = [kind for kind in ("setup", "count", "variant", "game", "pattern") if self.fruitless[kind] >= QUIET_AFTER]
+        quiet = [kind for kind in ("setup", "count", "variant", "game", "pattern", "probe")
+                 if self.fruitless[kind] >= QUIET_AFTER]
         return FULL_RATES.quieted(quiet) if quiet else FULL_RATES
 
     def _learn(self, outcomes: frozenset[str]) -> None:
@@ -212,7 +213,8 @@ class Lane:
             prefix = self.openings.pop(waiting[0])
         elif self.pool and rng.randrange(100) < MUTATE_PERCENT:
             # the rarer an entry's rarest outcome, the likelier it is picked
-            weights = [max(self._weight(o) for o in e.outcomes) for e in self.pool]
+            weight = {o: self._weight(o) for o in set().union(*(e.outcomes for e in self.pool))}
+            weights = [max(map(weight.__getitem__, e.outcomes)) for e in self.pool]
             entry = rng.choices(self.pool, weights)[0]
             prefix = self._mutate(entry)
             if len(prefix) > entry.setup_len:  # the seed of the side checks (Lockstep.prepare): drawn afresh
@@ -254,6 +256,8 @@ def _extra_kind(outcome: str) -> str | None:
     told by ``kind:game``), or None."""
     if outcome == "kind:game" or outcome.startswith("game:"):
         return "game"
+    if outcome == "kind:probes" or outcome.startswith("refusal:"):  # a refused action's rule: what probes find
+        return "probe"
     if not is_side(outcome) or outcome in ("kind:hand", "observe:after-refused-action"):
         return None
     return {"count": "count", "variant": "variant", "pattern": "pattern", "deals": "game"}.get(

@@ -223,9 +223,15 @@ class Moves:
         misses = []
         combos = list(itertools.combinations(held, len(lead)))
         picked = random.Random(chooser.below(1 << 30)).sample(combos, min(len(combos), 48))
+        legal: set[str] | None = None  # the seat's legal actions, normalized once (only if a combination is asked)
         for chosen in picked:
-            action = "play " + card_text(list(chosen))
-            if self.classify(card_text(list(chosen))) == want and not self.is_legal(state, seat, normalize_action(action)):
+            text = card_text(list(chosen))
+            if self.classify(text) != want:
+                continue
+            if legal is None:
+                legal = {normalize_action(a) for a in state["legal"]["actions"]}
+            action = "play " + text
+            if normalize_action(action) not in legal:  # is_legal for a play of the seat to act
                 misses.append(action)
         return misses[chooser.below(len(misses))] if misses else None
 

@@ -13,6 +13,7 @@ the game's end, read from the same events.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -21,6 +22,10 @@ from reference_engine.outcomes import END_KINDS, OutcomeClass, event_outcomes, o
 from reference_engine.profile import Profile
 
 Message = dict[str, Any]
+
+_parsed = functools.lru_cache(maxsize=1 << 16)(parse_event)
+"""``parse_event``, its answers kept: an event is immutable, and a hand's plays and calls repeat across hands
+(most of a campaign's event texts)."""
 
 GAME_CLASSES: tuple[OutcomeClass, ...] = (
     OutcomeClass("game:over", "GAME-1", "a game is played to its end (the 4th counting hand)"),
@@ -51,7 +56,7 @@ class Outcomes:
         of its refusals. Of a game (``game``), the classes of every one of its hands, and its game classes."""
         if not self.events:
             return frozenset()
-        events = [parse_event(text) for act in acts if act for text in act.get("events", ())]
+        events = [_parsed(text) for act in acts if act for text in act.get("events", ())]
         reached = event_outcomes(events, self.profile, refused_rules)
         return reached | game_outcomes(events) if game else reached
 

@@ -19,7 +19,7 @@ against the schema files.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from . import shapes
@@ -62,6 +62,10 @@ class Command:
     features: tuple[Feature, ...] = ()
     also: Callable[[Mapping[str, Any]], str | None] | None = None
     """A check of the whole request beyond its fields (``pattern``'s two forms)."""
+    checks: Mapping[str, Check] = field(init=False, repr=False, compare=False)
+    """``fields`` and ``cmd``: every field of the request, made once (every request is checked)."""
+    needed: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """``required`` and ``cmd``."""
 
     @property
     def request_schema(self) -> str:
@@ -71,10 +75,13 @@ class Command:
     def response_schema(self) -> str:
         return f"{self.name}.response.schema.json"
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "checks", {"cmd": shapes.text, **self.fields})
+        object.__setattr__(self, "needed", ("cmd", *self.required))
+
     def problem(self, message: Mapping[str, Any], protocol: int) -> str | None:
         """Why ``message`` does not fit this command's request schema, or ``None``."""
-        problem = shapes.fields_problem(message, {"cmd": shapes.text, **self.fields}, ("cmd", *self.required),
-                                        protocol)
+        problem = shapes.fields_problem(message, self.checks, self.needed, protocol)
         if problem is None and self.also is not None:
             problem = self.also(message)
         return problem
@@ -92,7 +99,7 @@ def _pattern_form(message: Mapping[str, Any]) -> str | None:
 
 def _deals(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     setup = message.get("setup")
-    if not isinstance(setup, Mapping):
+    if not shapes.is_mapping(setup):
         return []
     return list(setup["game"]["deals"]) if "game" in setup else [setup]
 
@@ -100,7 +107,7 @@ def _deals(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def _setup_form(form: str) -> Feature:
     """A setup's form: protocol 1 took every form from every engine, and named only ``game``."""
     if form == "game":
-        return Feature(form, lambda m: isinstance(m.get("setup"), Mapping) and "game" in m["setup"])
+        return Feature(form, lambda m: shapes.is_mapping(m.get("setup")) and "game" in m["setup"])
     return Feature(form, lambda m: any(form in deal for deal in _deals(m)), declared=SINCE_2)
 
 

@@ -41,7 +41,7 @@ from ..profile import DEFAULT_PROFILE, Profile
 from ..rules import DEFAULT_RULES, Rules
 from .commands import COMMANDS, EVENTS, PROTOCOL_VERSIONS, Command, capabilities
 from .playout import Playout, PlayoutTooLong
-from .shapes import MAX_SEED
+from .shapes import MAX_SEED, is_mapping
 from .shaping import events_json, legal_json, observation_json, result_json
 
 Message = dict[str, Any]
@@ -64,10 +64,14 @@ def error(kind: str, message: str, rule: str | None = None) -> Message:
     return {"ok": False, "error": answer}
 
 
+_INNER: Final = frozenset({"act", "state", "observe"})
+"""The requests a ``batch`` makes of its steps (:attr:`Session._inner`)."""
+
+
 def request_problem(message: Any, protocol: int = PROTOCOL_VERSIONS[-1]) -> str | None:
     """Why ``message`` breaks the schema of its request under ``protocol``, or ``None`` (an unknown ``cmd``
     is not a shape problem: it is answered ``unsupported``)."""
-    if not isinstance(message, Mapping):
+    if not is_mapping(message):
         return "a request must be a JSON object"
     command = COMMANDS.get(message.get("cmd"))  # type: ignore[arg-type]
     if command is None:
@@ -97,6 +101,9 @@ class Session:
         self.profile = DEFAULT_PROFILE
         self._hand: Hand | None = None
         self.game: Game | None = None
+        self._inner = False
+        """Within a ``batch``: its own ``act``, ``state`` and ``observe`` requests, made of the steps its check
+        passed, skip the checks of a request (their fields are good, and the three are of every version)."""
         self.faults: deque[tuple[str, str]] = deque(maxlen=KEPT_FAULTS)
         """The last engine faults: (reference, traceback)."""
         self.on_fault: Callable[[str, str], None] | None = None
@@ -115,13 +122,13 @@ class Session:
 
     def handle(self, message: Mapping[str, Any]) -> Message:
         """Answer one request; never raises. An error leaves the session unchanged."""
-        if not isinstance(message, Mapping):
+        if not is_mapping(message):
             return error("malformed", "a request must be a JSON object")
         cmd = message.get("cmd")
         command = COMMANDS.get(cmd) if isinstance(cmd, str) else None
         if command is None:
             return error("unsupported", f"unknown cmd {cmd!r}")
-        refused = self._refusal(command, message)
+        refused = None if self._inner and cmd in _INNER else self._refusal(command, message)
         if refused is not None:
             return refused
         try:
@@ -267,10 +274,11 @@ class Session:
 
     def _observe(self, message: Message) -> Message:
         observation = observation_json(self._current().observation(message["seat"]))
-        observation["phase"] = self._phase()
-        observation["result"] = self._result()
-        if self.game is not None and self.game.over:
-            observation["to_act"], observation["legal"] = None, None
+        if self.game is not None:  # the game's phase and its last result; a single hand's are the hand's, as shaped
+            observation["phase"] = self._phase()
+            observation["result"] = self._result()
+            if self.game.over:
+                observation["to_act"], observation["legal"] = None, None
         return {"ok": True, "observation": observation}
 
     def _pattern(self, message: Message) -> Message:
@@ -323,26 +331,31 @@ class Session:
             return entry
 
         entries: list[Message] = answer["steps"]
-        entries.append(answered({}))
-        for step in steps:
-            entries.append(answered({"act": handle({"cmd": "act", "seat": step["seat"], "action": step["action"]})}))
-        if playout is not None:
-            room = (limit - fixed - per_step * len(steps)) // per_step
-            try:
-                for seat, action, events in playout.play(self._current(), self.game, room):
-                    entries.append(answered({"act": self._acted(events), "step": {"seat": seat, "action": action}}))
-            except PlayoutTooLong:
-                self._hand, self.game, self.profile = saved
-                return self._batch_bound(f"{len(steps)} steps and a playout of more than {room} actions")
-            except HakkaError:  # the random player reached a move the game refuses (a missing or bad next deal)
-                self._hand, self.game, self.profile = saved  # an error never changes state
-                raise
-            answer["choices"] = playout.choices
-        last = entries[-1]
-        if "state" not in last:
-            last["state"] = handle({"cmd": "state"})
-        if observe == "last":
-            last["observations"] = [handle({"cmd": "observe", "seat": seat}) for seat in range(4)]
+        self._inner = True
+        try:
+            entries.append(answered({}))
+            for step in steps:
+                entries.append(answered({"act": handle({"cmd": "act", "seat": step["seat"],
+                                                        "action": step["action"]})}))
+            if playout is not None:
+                room = (limit - fixed - per_step * len(steps)) // per_step
+                try:
+                    for seat, action, events in playout.play(self._current(), self.game, room):
+                        entries.append(answered({"act": self._acted(events), "step": {"seat": seat, "action": action}}))
+                except PlayoutTooLong:
+                    self._hand, self.game, self.profile = saved
+                    return self._batch_bound(f"{len(steps)} steps and a playout of more than {room} actions")
+                except HakkaError:  # the random player reached a move the game refuses (a missing or bad next deal)
+                    self._hand, self.game, self.profile = saved  # an error never changes state
+                    raise
+                answer["choices"] = playout.choices
+            last = entries[-1]
+            if "state" not in last:
+                last["state"] = handle({"cmd": "state"})
+            if observe == "last":
+                last["observations"] = [handle({"cmd": "observe", "seat": seat}) for seat in range(4)]
+        finally:
+            self._inner = False
         return answer
 
     def _batch_bound(self, what: str) -> Message:

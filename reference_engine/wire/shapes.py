@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 from ..cards import parse_card_index, words
 from ..errors import MalformedError
@@ -30,6 +30,12 @@ MAX_SEED: Final = 2**64 - 1
 _DECISION = re.compile(r"D[1-9][0-9]*\Z")
 _OPTION = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 _DECIMAL = re.compile(r"(?:0|[1-9][0-9]{0,19})\Z")
+
+
+def is_mapping(value: Any) -> TypeGuard[Mapping[str, Any]]:
+    """``isinstance(value, Mapping)``, a ``dict`` (every JSON object) told first: compiled, a test against an
+    abstract class runs the interpreter's ``__instancecheck__``, a third of a fuzz campaign's engine time."""
+    return type(value) is dict or isinstance(value, Mapping)
 
 
 def is_int(value: Any) -> bool:
@@ -83,7 +89,7 @@ def elders(value: Any, protocol: int) -> str | None:
 
 def options(value: Any, _protocol: int) -> str | None:
     """common.schema.json#/$defs/options: decision IDs to option IDs."""
-    if not isinstance(value, Mapping):
+    if not is_mapping(value):
         return "options map decision IDs to option IDs"
     for decision, option in value.items():
         if not isinstance(decision, str) or not _DECISION.match(decision):
@@ -126,7 +132,7 @@ def obj(fields: Mapping[str, Check], required: tuple[str, ...] = (), *, one_of: 
     ``one_of``: exactly one of these fields is there. ``also``: a last check of the whole object.
     """
     def check(value: Any, protocol: int) -> str | None:
-        if not isinstance(value, Mapping):
+        if not is_mapping(value):
             return f"expected {what}"
         problem = fields_problem(value, fields, required, protocol)
         if problem:
@@ -167,6 +173,6 @@ GAME_SETUP: Final = obj({"game": obj({"first_dealer": SEAT, "deals": array(DEAL,
 
 def setup(value: Any, protocol: int) -> str | None:
     """``oneOf`` handSetup, gameSetup: an object with ``game`` is a game setup."""
-    if isinstance(value, Mapping) and "game" in value:
+    if is_mapping(value) and "game" in value:
         return GAME_SETUP(value, protocol)
     return HAND_SETUP(value, protocol)

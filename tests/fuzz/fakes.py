@@ -261,6 +261,21 @@ class ExtraFields(Session):
         return answer
 
 
+class IntegerOkInBatch(Session):
+    """Answers each accepted ``act`` inside a ``batch`` with ``"ok": 1``, an integer where the schema has
+    ``true``: Python's ``==`` takes it for ``True``, so only a schema check of the answer tells them apart."""
+
+    name = "fake-integer-ok-in-batch"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if message.get("cmd") == "batch" and answer.get("ok"):
+            for entry in answer["steps"][1:]:
+                if entry.get("act", {}).get("ok") is True:
+                    entry["act"]["ok"] = 1
+        return answer
+
+
 class RoundOutsidePlaying(Session):
     """Sends a ``round`` object in every phase (as protocol-1 engines did): not defined outside playing."""
 

@@ -62,3 +62,44 @@ def test_a_protocol_one_engine_is_never_sent_batch() -> None:
     report = fuzz(FuzzConfig.of(engine=fakes.ProtocolOneClaimingBatch, hands=6, seed=0, out=None))
     assert report.ok, report.format()
     assert not report.batch and fakes.ProtocolOneClaimingBatch.batches == 0
+
+
+def test_a_sampled_batch_answer_that_differs_only_in_a_type_is_schema_checked() -> None:
+    """``"ok": 1`` for ``true``: equal to the reference's answer as Python compares, so no comparison sees it;
+    the schema check of the sampled hands does (the first hand is sampled)."""
+    report = fuzz(FuzzConfig.of(engine=fakes.IntegerOkInBatch, hands=3, seed=0, out=None, states="last",
+                                observe="last"))
+    assert report.disagreement is None and not report.ok
+    assert report.failures and all(f.status == "error" for f in report.failures)
+    assert "invalid answer to 'batch'" in report.failures[0].message
+    assert "/act/ok" in report.failures[0].message
+
+
+def test_a_sampled_batch_answer_that_is_the_references_own_is_not_checked_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reference's answer is valid: the same answer, types included, needs no schema check (a whole
+    hand's check costs about ten hands' play). The fuzzer rebuilds the reference's answer to the hand's batch
+    from its own answers; were it rebuilt wrong, every sampled hand would be checked."""
+    from conformance.engine import Engine
+
+    checked: list[str] = []
+    original = Engine.check_answer
+
+    def spy(self: Engine, cmd: str, answer: object, variant: str | None = None) -> None:
+        checked.append(cmd)
+        original(self, cmd, answer, variant)
+
+    monkeypatch.setattr(Engine, "check_answer", spy)
+    for states, observe in (("last", "last"), ("every", "every")):
+        report = fuzz(FuzzConfig.of(engine="reference", hands=2, seed=0, out=None, states=states, observe=observe))
+        assert report.ok, report.format()
+    assert checked == []
+
+
+def test_same_json_tells_types_apart_at_every_depth() -> None:
+    from conformance.normalize import same_json
+
+    assert same_json({"a": [1, "x", None, {"b": True}]}, {"a": [1, "x", None, {"b": True}]})
+    assert not same_json(1, True) and not same_json(1, 1.0)
+    assert not same_json({"a": [1]}, {"a": [True]}) and not same_json({"a": {"b": 0}}, {"a": {"b": 0.0}})
+    assert not same_json({"a": 1}, {"a": 1, "b": 2}) and not same_json([1, 2], [1])

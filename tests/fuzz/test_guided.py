@@ -274,7 +274,7 @@ def test_the_reference_plays_every_guided_hand_in_one_request_and_probes_in_one_
     report = fuzz(FuzzConfig.of(engine="reference", hands=200, seed=0, out=None, observe="last",
                                 checks=("setup", "count", "variant", "pattern")))
     assert report.ok
-    # one hand in four probes (drawn: about 50), the others are plain playouts
+    # a quarter of the hands probe, fewer once the probes stop finding (drawn: about 40); the others are plain playouts
     assert 25 < modes.count("probes") < 80 and modes.count("playout") == 200 - modes.count("probes")
     # every hand is one playout request; a probing hand one more batch (when it drew a probe), a respelled
     # hand one more, a count one more; no step requests but the side checks' (a setup refused, a count)
@@ -381,3 +381,9 @@ def test_an_extra_kind_that_stops_finding_is_drawn_at_its_quiet_rate_until_it_fi
     assert lane.rates().game == FULL_RATES.game  # the first game found game:over; the next ones nothing
     hand("kind:game", "game:over")
     assert lane.rates().game == QUIET_PERCENT["game"]
+    # probing hands: what they find is the rules their refused actions name
+    for _ in range(QUIET_AFTER + 1):
+        hand("kind:hand", "kind:probes", "refusal:CALL-1")
+    assert lane.rates().probe == QUIET_PERCENT["probe"] < FULL_RATES.probe
+    hand("kind:hand", "kind:probes", "refusal:PAT-4")
+    assert lane.rates().probe == FULL_RATES.probe
