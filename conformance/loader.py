@@ -68,7 +68,8 @@ SENT_TEXT_KEYS = frozenset({"hands", "deck", "do", "reject"})
 """Card and action text sent to the engine as written, which may hold a control character when written
 double-quoted: there it is an escape written on purpose (``"Sup1\\tSup2"``, as the white-space scenarios
 do: spec/PROTOCOL.md, "Action text"), never a block's trailing newline."""
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f]")
+"""C0 and C1 control characters: refused outside free text, and in card and action text unless double-quoted."""
 _UNEXPECTED = re.compile(r"\((.*) (?:was|were) unexpected\)$", re.S)
 
 
@@ -307,7 +308,7 @@ def _value_problems(doc: YamlDocument, base: str, item: dict[str, Any], sid: str
         if isinstance(value, dict):
             stack.extend((v, f"{pointer}/{escape_pointer_token(str(k))}", str(k)) for k, v in value.items())
             for k in value:
-                if isinstance(k, str) and _CONTROL.search(k):
+                if isinstance(k, str) and CONTROL_CHARACTERS.search(k):
                     p = f"{pointer}/{escape_pointer_token(k)}"
                     problems.append(Problem(doc.path, doc.key_line(p), f"key {k!r} holds a control character", p, sid))
         elif isinstance(value, list):
@@ -317,7 +318,7 @@ def _value_problems(doc: YamlDocument, base: str, item: dict[str, Any], sid: str
             problems.append(Problem(doc.path, doc.line_of(pointer),
                                     f"{value!r} is written as a decimal number; scenario numbers are integers: "
                                     f"write {shown}", pointer, sid))
-        elif isinstance(value, str) and key not in FREE_TEXT_KEYS and _CONTROL.search(value) \
+        elif isinstance(value, str) and key not in FREE_TEXT_KEYS and CONTROL_CHARACTERS.search(value) \
                 and not (key in SENT_TEXT_KEYS and pointer in doc.double_quoted):
             problems.append(Problem(doc.path, doc.line_of(pointer),
                                     f"{value!r} holds a control character (a trailing newline from a `|` block?)"

@@ -98,6 +98,8 @@ SLOW = (
     "tests/mutants/test_catalogue.py::test_mutant_differs_from_the_reference[divide-of-every-depth]",
     "tests/mutants/test_catalogue.py::test_mutant_differs_from_the_reference[batch-stops-at-a-refused-step]",
     "tests/mutants/test_catalogue.py::test_mutant_differs_from_the_reference[dreamer-card-after-a-won-hand]",
+    "tests/mutants/test_catalogue.py::test_mutant_differs_from_the_reference[text-split-at-spaces-only]",
+    "tests/fuzz/test_fuzz.py::test_a_spelling_with_other_white_space_is_written_double_quoted_and_verified",
     "tests/play/test_cli_and_table.py::test_options_are_validated_against_the_spec",
     "tests/play/test_doors.py::test_a_freed_table_gives_its_memory_back",
     "tests/play/test_server.py::test_every_message_over_real_sockets_fits_what_its_seat_may_know",

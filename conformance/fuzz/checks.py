@@ -54,7 +54,10 @@ QUIET_PERCENT = {"setup": 8, "count": 6, "variant": 6, "game": 2, "pattern": 4, 
 """Each extra kind's share once it has stopped finding: every one of its classes met :data:`RARE_MET` times in
 the lane (:class:`Rates`). Not zero: a fault may hide in a class already met."""
 RARE_MET = 3
-VARIANTS = ("case", "order", "short")
+VARIANTS = ("case", "order", "short", "space")
+SEPARATORS = ("\t", "  ", "\n", "\r\n", "\u00a0", "\u3000", " \t ")
+"""White space that separates words of action text under every protocol version (spec/PROTOCOL.md, "White
+space": tabs, line ends, runs of spaces, U+00A0 and U+3000, where every language's white space agrees)."""
 SIDE_PREFIXES = ("kind:", "setup:", "count:", "variant:", "observe:", "hands:", "dealer:", "seed:", "deck:",
                  "game-setup:", "options:", "precedence:", "pattern:", "deals:")
 """The outcome ids of side checks: coverage of the request kinds, never what the search steers by."""
@@ -331,8 +334,14 @@ def _kind(answer: Message) -> Any:
 def variant(action: str, how: str, rng: random.Random) -> str:
     """``action`` spelled another way the protocol makes legal (spec/PROTOCOL.md "Action text"): ``case``
     (the verb and the cards in other letter cases), ``order`` (the cards in another order), ``short``
-    (short card forms, ``S9``, ``n1``, ``W``)."""
+    (short card forms, ``S9``, ``n1``, ``W``), ``space`` (other white space between the words, and some
+    before or after them: :data:`SEPARATORS`)."""
     verb, *names = action.split()
+    if how == "space":
+        def space() -> str:
+            return SEPARATORS[rng.randrange(len(SEPARATORS))]
+        edges = [space() if rng.randrange(2) else "" for _ in range(2)]
+        return edges[0] + verb + "".join(space() + n for n in names) + edges[1]
     if how == "case":
         verb = (verb.upper(), verb.capitalize(), verb.swapcase())[rng.randrange(3)]
         names = [n.upper() if rng.randrange(2) else n.lower() for n in names]
@@ -359,7 +368,7 @@ def variant_steps(steps: list[Step], chooser: Chooser) -> tuple[list[Step], froz
             out.append(step)
             continue
         takes_cards = len(step.action.split()) > 1
-        hows = [h for h in VARIANTS if takes_cards or h == "case"]
+        hows = [h for h in VARIANTS if takes_cards or h in ("case", "space")]
         if len(step.action.split()) < 3:
             hows = [h for h in hows if h != "order"]
         how = hows[rng.randrange(len(hows))]

@@ -148,7 +148,7 @@ def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
                              "for cards the hand played, as played and with one card changed; count compares count "
                              "(and divide, if declared) at a "
                              "state drawn from the hand's play; variant sends the hand's actions respelled as the "
-                             "protocol allows (case, card order, short card forms); deals gives some games explicit "
+                             "protocol allows (case, card order, short card forms, other white space); deals gives some games explicit "
                              "later deals (the 1-card hand drawn blind) or too few, and compares the refusal of the "
                              "move that reaches a bad or missing one. Each only if the candidate's "
                              "capabilities and protocol allow it")

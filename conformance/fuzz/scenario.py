@@ -28,6 +28,7 @@ import yaml
 
 from ..compare import check_expectations
 from ..engine import Engine
+from ..loader import CONTROL_CHARACTERS, SENT_TEXT_KEYS
 from ..results import ERROR, FAIL, PASS, TIMEOUT, Result
 from ..specdata import SpecData
 from ..suite import Suite
@@ -287,6 +288,11 @@ class _FlowList(list):  # type: ignore[type-arg]
     """A list written on one line."""
 
 
+class _Quoted(str):
+    """Card or action text holding a control character (a tab, a line end: white space the protocol allows),
+    written double-quoted with escapes, the only way the loader takes it (spec/SCENARIOS.md)."""
+
+
 def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
     if "\n" in value:
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
@@ -294,6 +300,7 @@ def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 
 
 _Dumper.add_representer(str, _str)
+_Dumper.add_representer(_Quoted, lambda d, v: d.represent_scalar("tag:yaml.org,2002:str", str(v), style='"'))
 _Dumper.add_representer(_Flow, lambda d, v: d.represent_mapping("tag:yaml.org,2002:map", v.items(), flow_style=True))
 _Dumper.add_representer(_FlowList, lambda d, v: d.represent_sequence("tag:yaml.org,2002:seq", v, flow_style=True))
 
@@ -311,7 +318,9 @@ def _styled(value: Any, key: str = "") -> Any:
             return [_styled(v, "step" if "expect" not in v else "") for v in value]
         if key in ("clauses", "tags", "tricks", "deltas", "actions"):
             return _FlowList(_styled(v) for v in value)
-        return [_styled(v) for v in value]
+        return [_styled(v, key if key in SENT_TEXT_KEYS else "") for v in value]
+    if isinstance(value, str) and key in SENT_TEXT_KEYS and CONTROL_CHARACTERS.search(value):
+        return _Quoted(value)
     return value
 
 

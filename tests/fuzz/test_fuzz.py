@@ -7,6 +7,7 @@ Every scenario is written to a temporary ``generated/`` folder, never to
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -195,6 +196,22 @@ def test_accepting_an_illegal_action_is_a_reject_scenario(tmp_path: Path) -> Non
     (scenario,) = yaml.safe_load(report.written[0].path.read_text())["scenarios"]
     steps = (scenario.get("trajectory") or scenario["game"])["steps"]  # the default mix plays games too
     assert steps[-1]["error"] == "illegal" and "reject" in steps[-1]
+
+
+def test_a_spelling_with_other_white_space_is_written_double_quoted_and_verified(tmp_path: Path) -> None:
+    """A candidate that splits action text at U+0020 only refuses a respelled action (variant:space, spec/PROTOCOL.md
+    "White space"); the scenario written keeps the tabs and line ends as escapes in double quotes, the only way
+    the loader takes a control character in action text, so it loads and is verified."""
+    out = tmp_path / "generated"
+    report = fuzz(FuzzConfig.of(engine=fakes.SplitsAtSpacesOnly, hands=60, seed=0, out=out))
+    d = report.disagreement
+    assert d is not None and d.where == "act", report.format()
+    assert report.written and report.written[0].verified, report.format()
+    text = report.written[0].path.read_text(encoding="utf-8")
+    (scenario,) = yaml.safe_load(text)["scenarios"]
+    spelled = (scenario.get("trajectory") or scenario["game"])["steps"][-1]["do"]
+    assert spelled != " ".join(spelled.split()) and any(c < " " for c in spelled), spelled
+    assert f"do: {json.dumps(spelled, ensure_ascii=False)}" in text.replace("\\", "\\"), text
 
 
 def test_an_observation_disagreement_is_written_as_a_scenario_with_an_observe_expectation(tmp_path: Path) -> None:

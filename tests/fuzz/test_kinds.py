@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import pytest
 
 from conformance.fuzz import FuzzConfig, fuzz
-from conformance.fuzz.checks import variant
+from conformance.fuzz.checks import VARIANTS, variant
 from conformance.fuzz.cli import configure
 from conformance.fuzz.outcomes import Outcomes
 from conformance.notation import normalize_action
@@ -25,6 +25,7 @@ ALL = ("setup", "count", "variant", "pattern", "deals")
     (fakes.SeedPastItsBound, 200, "setup", "setup"),  # a seed past 2^64 - 1 taken: only a refused setup sends one
     (fakes.MiscountsDepthTwo, 60, "count", "count"),  # a wrong perft: only count asks
     (fakes.RefusesShortForms, 60, "variant", "act"),  # a legal spelling refused: only a respelled action has it
+    (fakes.SplitsAtSpacesOnly, 60, "variant", "act"),  # a tab or a line end between words refused: likewise
     (fakes.ShowsTheDreamerAfterARefusedSetup, 60, "setup", "setup"),  # observe changed by a refused start
     (fakes.IgnoresOptions, 200, "setup", "setup"),  # protocol 3: options it does not follow taken silently
     (fakes.MisclassifiesSets, 200, "pattern", "pattern"),  # pattern's answer wrong: only a pattern check asks it
@@ -136,10 +137,10 @@ def test_a_respelled_action_is_the_same_action(action: str) -> None:
     import random
 
     rng = random.Random(0)
-    for how in ("case", "order", "short"):
+    for how in VARIANTS:
         for _ in range(5):
             text = variant(action, how, rng)
-            assert normalize_action(text) == action and (text != action or len(action.split()) < 3 or how == "case")
+            assert normalize_action(text) == action and (text != action or len(action.split()) < 3 or how in ("case", "space"))
 
 
 def test_help_says_what_each_mode_compares() -> None:

@@ -31,9 +31,10 @@ Three families:
   ask for, so ``tests/mutants/test_catalogue.py`` shows it differs by one probe.
   ``legal-order-reversed`` is met by the runner's check that an engine
   declaring ``playout`` lists ``legal.actions`` in the canonical order, which
-  every trajectory scenario makes; the ``text-split-…`` mutants by text the
-  fuzzer never sends (white space other than a space), which the scenarios of
-  ``contract/white-space.yaml`` hold.
+  every trajectory scenario makes; ``text-split-at-spaces-only`` by the
+  fuzzer's actions respelled with other white space, and
+  ``text-split-at-unit-separators`` by text the fuzzer never sends (U+001C to
+  U+001F), which the scenarios of ``contract/white-space.yaml`` hold.
 
 Every mutant is also an in-process engine for the conformance runner::
 
