@@ -26,9 +26,11 @@ def test_every_scenario_of_the_corpus_replays_without_a_problem() -> None:
         if scenario.kind == "pattern":
             assert replay["request"]["expect"] in ("run", "set", "single", "none", "beats", "does-not-beat")
             continue
-        if scenario.kind == "setup":
+        error = scenario.body["error"] if scenario.kind == "setup" else (
+            scenario.body.get("start", {}).get("error") if scenario.kind == "batch" else None)
+        if error:  # a refused start (a batch's too: then no step is taken, spec/PROTOCOL.md "Batch play")
             refused = replay["steps"][-1]
-            assert refused["kind"] == "start" and refused["outcome"]["kind"] == scenario.body["error"], scenario.id
+            assert refused["kind"] == "start" and refused["outcome"]["kind"] == error, scenario.id
             assert len(replay["steps"]) == 1 + ("before" in scenario.body)
             if "before" in scenario.body:
                 assert refused["state"] == replay["steps"][0]["state"]  # the hand in play stays as it was
@@ -44,7 +46,7 @@ def test_every_scenario_of_the_corpus_replays_without_a_problem() -> None:
             state = step["state"]
             held = [c for hand in state["hands"] for c in hand.split()]
             assert len(held) == len(set(held)) <= CARDS_IN_PLAY
-    assert set(kinds) == {"pattern", "trajectory", "game", "count", "setup"}
+    assert set(kinds) == {"pattern", "trajectory", "game", "count", "setup", "batch"}
 
 
 def test_a_refusal_links_its_clause_and_a_step_names_its_line() -> None:
