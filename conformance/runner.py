@@ -463,7 +463,7 @@ class ScenarioRunner:
         for action in sorted(set(mine["divide"]) | set(theirs)):
             a, b = mine["divide"].get(action), theirs.get(action)
             if a != b:
-                lines.append(f"  {action}: {'absent' if a is None else a} vs {'absent' if b is None else b}")
+                lines.append(f"  {action}: {_absent(a)} vs {_absent(b)}")
         return lines
 
     def _before(self, scenario: Scenario, ctx: _Context) -> dict[str, Any] | None:
