@@ -2,6 +2,11 @@
 
 Prints, each beside the targets of issue 11:
 
+0. with ``--builds``: the fast mode (in-process, states and observations at the end of each hand) on the pure
+   and the compiled build, against the engine's own random hands; and where a fuzz hand's CPU goes: the
+   reference's answers, the candidate's (each engine timed from outside), the harness, and the ratio a
+   harness that cost nothing would reach (the two engines' answers are engine work: a bound on the ratio);
+
 1. differential hands/s against the reference itself, in-process (answers
    compared as Python dicts, no JSON) and as a subprocess declaring ``batch``,
    each next to the reference engine's own hands/s measured in the same run;
@@ -29,6 +34,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # appended: a build on PYTHONPATH wins (--builds)
 
@@ -86,6 +92,57 @@ def campaign_rate(engine: object, hands: int, repeat: int, cpu: bool = False, **
     return best
 
 
+class TimedSession:
+    """The reference's session, the CPU time of each answer added to ``spent`` under (side, command): an engine
+    the fuzzer is given (the candidate, or the reference through ``reference_factory``), timed from outside."""
+
+    def __init__(self, side: str, spent: dict[str, float]) -> None:
+        from reference_engine.wire import Session
+
+        self.session, self.side, self.spent = Session(), side, spent
+
+    def handle(self, message: dict[str, object]) -> dict[str, object]:
+        started = time.process_time()
+        try:
+            return self.session.handle(message)
+        finally:
+            key = f"{self.side} {message.get('cmd')}"
+            self.spent[key] = self.spent.get(key, 0.0) + time.process_time() - started
+
+
+def where_the_time_goes(hands: int) -> dict[str, object]:
+    """One fast-mode campaign with both engines timed: CPU ms per hand in each engine's answers (by side and
+    command) and in the harness (the rest)."""
+    spent: dict[str, float] = {}
+    started = time.process_time()
+    report = fuzz(FuzzConfig.of(engine=lambda: TimedSession("candidate", spent), hands=hands, seed=1, out=None,
+                                timeout=None, states="last", observe="last",
+                                reference_factory=lambda: TimedSession("reference", spent)))
+    total = time.process_time() - started
+    assert report.ok, report.format()
+    per_hand = {key: 1000 * seconds / hands for key, seconds in spent.items()}
+    return {"total_ms": 1000 * total / hands, "engines_ms": sum(per_hand.values()), "by_request": per_hand}
+
+
+def print_where(results: dict[str, list[dict[str, Any]]]) -> None:
+    """Each build's CPU per fuzz hand: each engine's answers, the harness (the rest), and the bound on the ratio
+    that a harness costing nothing would reach, since the two engines' answers are work the engine does."""
+    print("   where the time goes: one more campaign per build (the same hands), each engine timed from outside;\n"
+          "   CPU ms per fuzz hand, and the ratio with a harness that cost nothing:\n"
+          f"   {'build':16} {'reference':>9} {'candidate':>9} {'harness':>8} {'total':>6}  {'engine hand':>11}"
+          f"  {'answers in engine hands':>23}  {'free harness':>12}")
+    for name, runs in results.items():
+        split, alone = runs[0]["where"], max(run["engine_alone"] for run in runs)
+        sides = {side: sum(ms for key, ms in split["by_request"].items() if key.startswith(side + " "))
+                 for side in ("reference", "candidate")}
+        engines, total = split["engines_ms"], split["total_ms"]
+        print(f"   {name:16} {sides['reference']:9.2f} {sides['candidate']:9.2f} {total - engines:8.2f} {total:6.2f}"
+              f"  {1000 / alone:11.2f}  {engines * alone / 1000:23.1f}  {1000 / engines / alone:11.3f}x")
+    requests = results["compiled"][0]["where"]["by_request"]
+    print("   the compiled build's engine time by request: " + ", ".join(
+        f"{key} {ms:.2f}" for key, ms in sorted(requests.items(), key=lambda item: -item[1]) if ms >= 0.005))
+
+
 def builds_fast_mode(hands: int, repeat: int, against: str | None = None) -> None:
     """The fast mode on each build, each in its own subprocess (benchmarks/builds.py), paired; with ``against``
     (a git ref), that ref's harness and engine too, on both builds, in the same rounds (before and after)."""
@@ -109,6 +166,7 @@ def builds_fast_mode(hands: int, repeat: int, against: str | None = None) -> Non
         alone = max(run["engine_alone"] for run in results[name])
         print(f"   {name:16} {best(results[name], 'hands_per_s'):6,.0f} hands/s; against the engine's own random "
               f"hands ({alone:,.0f} hands/s): {ratios[name]:.3f}x" + (" (target >= 0.25x)" if name == "compiled" else ""))
+    print_where(results)
     if before is not None:
         print("   this checkout against " + ", ".join(
             f"{against}'s {name} build: {ratios[name] / ratios[f'{against} {name}']:.2f}x the ratio"
@@ -130,7 +188,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.fast_mode_json:
         rate, alone = campaign_rate("reference", args.hands, args.repeat, cpu=True, states="last", observe="last")
-        print(json.dumps({"hands_per_s": rate, "engine_alone": alone}))
+        print(json.dumps({"hands_per_s": rate, "engine_alone": alone, "where": where_the_time_goes(args.hands)}))
         return
     if args.builds:
         builds_fast_mode(args.hands, args.repeat, args.against)
