@@ -57,9 +57,11 @@ class Action:
     reference_engine.errors.MalformedError: 'play <mask 0>': 'play' needs at least one card
     """
 
-    __slots__ = ("verb", "mask")
+    __slots__ = ("verb", "mask", "_text")
     verb: str
     mask: int
+    _text: str
+    """Its text once :meth:`__str__` made it ("" before): it is written into every history an observation shapes."""
 
     def __init__(self, verb: object, mask: object = 0) -> None:
         # ``object``: a compiled build would refuse other types with a bare TypeError
@@ -68,6 +70,7 @@ class Action:
             raise MalformedError(problem, action=f"{verb} <mask {mask!r}>")
         object.__setattr__(self, "verb", verb)  # __setattr__ below refuses every other change
         object.__setattr__(self, "mask", mask)
+        object.__setattr__(self, "_text", "")
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Action is immutable")
@@ -120,8 +123,12 @@ class Action:
         return (_ORDER[self.verb], self.mask.bit_count(), tuple(indices(self.mask)))
 
     def __str__(self) -> str:
-        # only play and discard have cards (a mask of 0 otherwise): see _problem
-        return f"{self.verb} {mask_text(self.mask)}" if self.mask else self.verb
+        text = self._text
+        if not text:
+            # only play and discard have cards (a mask of 0 otherwise): see _problem
+            text = f"{self.verb} {mask_text(self.mask)}" if self.mask else self.verb
+            object.__setattr__(self, "_text", text)
+        return text
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"

@@ -26,9 +26,9 @@ A seat sees every event of the hand but the cards of another seat's discard
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-from .actions import Action, LegalActions
+from .actions import VERBS, Action, LegalActions
 from .cards import Cards
 from .events import Discarded, Event, Played, SeatEvent
 from .hand import Hand, Phase
@@ -92,19 +92,109 @@ def _seen(fields: tuple[int, Action | None, int]) -> Seen:
     return tuple.__new__(Seen, fields)
 
 
-def observe(hand: Hand, seat: int) -> Observation:
-    """What ``seat`` (0-3) may see of ``hand`` now (OBS-1, D32)."""
-    events = []
-    history = []
-    for event in hand.events:
-        if isinstance(event, Discarded) and event.seat != seat:
-            event = event.seen_by(seat)
-            history.append(_seen((event.seat, None, event.count)))
-        else:
+_CACHE_LIMIT: Final = 1 << 15
+_SEEN_ACTIONS: Final[dict[str, dict[int, Seen]]] = {verb: {} for verb in VERBS}
+"""verb → ``mask << 2 | seat`` → the :class:`Seen` of that action: :func:`seen_action`'s cache."""
+_SEEN_HIDDEN: Final[dict[int, Seen]] = {}
+
+
+def seen_action(seat: int, action: Action) -> Seen:
+    """``seat``'s ``action`` as every seat sees it (cached: a :class:`Seen` costs more to make than to look up,
+    and the actions of hands repeat as their events do)."""
+    cache = _SEEN_ACTIONS[action.verb]
+    mask = action.mask
+    key = mask << 2 | seat
+    seen = cache.get(key)
+    if seen is None:
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        seen = cache[key] = _seen((seat, action, mask.bit_count()))
+    return seen
+
+
+def seen_hidden(seat: int, count: int) -> Seen:
+    """``seat``'s discard of ``count`` cards as another seat sees it: its count only (PLAY-5; cached)."""
+    key = count << 2 | seat
+    seen = _SEEN_HIDDEN.get(key)
+    if seen is None:
+        if len(_SEEN_HIDDEN) >= _CACHE_LIMIT:
+            _SEEN_HIDDEN.clear()
+        seen = _SEEN_HIDDEN[key] = _seen((seat, None, count))
+    return seen
+
+
+class SeatViews:
+    """The four seats' views of one hand's log (:attr:`Hand.events`), what :func:`observe` reads (OBS-1, D32).
+
+    The seats' views differ only at a discard (another seat's shows its count, PLAY-5), so each event is
+    looked at once for the four seats, when the first observation after it is asked, not once per
+    observation: the hand keeps this (its cache, like its legal actions), and :meth:`update` extends it
+    with the events logged since. A log it was not built from (a copy's, one put back by
+    ``Game.apply``), or one shorter than it or changed at its end, is read again from its start.
+    Pickled or copied, it starts empty.
+    """
+
+    __slots__ = ("log", "count", "last", "history", "events")
+
+    log: list[Event] | None
+    """The log the views were built from."""
+    count: int
+    """How many events of :attr:`log` they hold."""
+    last: Event | None
+    """The last of them (to see a log changed in place)."""
+    history: tuple[list[Seen], list[Seen], list[Seen], list[Seen]]
+    """Each seat's :attr:`Observation.history`."""
+    events: tuple[list[Event], list[Event], list[Event], list[Event]]
+    """Each seat's :attr:`Observation.events`."""
+
+    def __init__(self) -> None:
+        self._restart(None)
+
+    def _restart(self, log: list[Event] | None) -> None:
+        self.log, self.count, self.last = log, 0, None
+        self.history, self.events = ([], [], [], []), ([], [], [], [])
+
+    def __reduce__(self) -> tuple[type[SeatViews], tuple[()]]:
+        return (SeatViews, ())
+
+    def update(self, log: list[Event]) -> None:
+        """Hold every event of ``log`` (the hand's log now)."""
+        count = self.count
+        if log is not self.log or len(log) < count or (count and log[count - 1] is not self.last):
+            self._restart(log)
+            count = 0
+        if count == len(log):
+            return
+        history, events = self.history, self.events
+        for event in log[count:]:
+            if isinstance(event, Discarded):
+                for seat in range(4):
+                    if event.seat == seat:
+                        action = event.action
+                        if action is not None:
+                            history[seat].append(seen_action(seat, action))
+                        events[seat].append(event)
+                    else:
+                        hidden = event.seen_by(seat)
+                        history[seat].append(seen_hidden(hidden.seat, hidden.count))
+                        events[seat].append(hidden)
+                continue
             action = event.action
             if action is not None and isinstance(event, SeatEvent):
-                history.append(_seen((event.seat, action, action.mask.bit_count())))
-        events.append(event)
+                seen = seen_action(event.seat, action)
+                for seat in range(4):
+                    history[seat].append(seen)
+            for seat in range(4):
+                events[seat].append(event)
+        self.count, self.last = len(log), log[-1]
+
+
+def observe(hand: Hand, seat: int) -> Observation:
+    """What ``seat`` (0-3) may see of ``hand`` now (OBS-1, D32)."""
+    views = hand._views
+    if views is None:
+        views = hand._views = SeatViews()
+    views.update(hand.events)
     playing = hand.phase == Phase.PLAYING
     rnd = hand.round
     show_dreamer = seat == hand.dreamer or (hand.result is not None and hand.result.winner is not None)
@@ -119,8 +209,8 @@ def observe(hand: Hand, seat: int) -> Observation:
         hand=hand.hand_of(seat),
         hand_sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
         dreamer_card=hand.dreamer_card if show_dreamer else None,
-        history=tuple(history),
-        events=tuple(events),
+        history=tuple(views.history[seat]),
+        events=tuple(views.events[seat]),
         leader=rnd.leader if playing else None,
         round=tuple(p.seen_by(seat) if isinstance(p, Discarded) else p for p in rnd.plays) if playing else (),
         tricks=(hand.tricks[0], hand.tricks[1], hand.tricks[2], hand.tricks[3]),

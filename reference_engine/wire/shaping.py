@@ -40,10 +40,10 @@ def events_json(events: tuple[Event, ...]) -> list[str]:
 
 
 def _seen_json(seen: Seen) -> dict[str, Any]:
-    seat, action, count = seen
+    action = seen[1]
     if action is None:
-        return {"seat": seat, "action": "discard", "count": count}
-    return {"seat": seat, "action": str(action)}
+        return {"seat": seen[0], "action": "discard", "count": seen[2]}
+    return {"seat": seen[0], "action": str(action)}
 
 
 def observation_json(observation: Observation) -> dict[str, Any]:
