@@ -25,7 +25,7 @@ A seat sees every event of the hand but the cards of another seat's discard
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError
 from typing import Final, NamedTuple
 
 from .actions import VERBS, Action, LegalActions
@@ -49,10 +49,26 @@ class Seen(NamedTuple):
     size: int
 
 
-@dataclass(frozen=True, slots=True)
+OBSERVATION_FIELDS: Final = (
+    "seat", "phase", "to_act", "dealer", "dreamer", "privileged", "hand", "hand_sizes", "dreamer_card", "history",
+    "events", "leader", "round", "tricks", "elders", "legal", "result",
+)
+"""The fields of an :class:`Observation`, in order (its ``__init__``'s parameters, its ``__match_args__``)."""
+
+
 class Observation:
     """What ``seat`` may see now. Two states that differ only in cards hidden
-    from ``seat`` give equal observations."""
+    from ``seat`` give equal observations.
+
+    A small immutable value of its fields (:data:`OBSERVATION_FIELDS`), made by keyword or in order; it
+    compares, hashes and reads back (``repr``) as a frozen dataclass of them would. Not a dataclass: compiled,
+    a dataclass's ``__init__`` stays interpreted, and made so an observation cost twenty times more (an
+    observation is made for every seat at the end of every hand a fuzz campaign compares, and at every step
+    the table and the learning environments observe).
+    """
+
+    __slots__ = OBSERVATION_FIELDS
+    __match_args__ = OBSERVATION_FIELDS
 
     seat: int
     phase: Phase
@@ -78,11 +94,55 @@ class Observation:
     """The legal actions, for the seat to act only."""
     result: HandResult | None
 
+    def __init__(self, seat: int, phase: Phase, to_act: int | None, dealer: int, dreamer: int,
+                 privileged: int | None, hand: Cards, hand_sizes: tuple[int, int, int, int],
+                 dreamer_card: int | None, history: tuple[Seen, ...], events: tuple[Event, ...],
+                 leader: int | None, round: tuple[Played | Discarded, ...],
+                 tricks: tuple[int, int, int, int], elders: Cards, legal: LegalActions | None,
+                 result: HandResult | None) -> None:
+        # object.__setattr__: __setattr__ below refuses every other change (compiled, these are direct stores)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "to_act", to_act)
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "dreamer", dreamer)
+        object.__setattr__(self, "privileged", privileged)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "hand_sizes", hand_sizes)
+        object.__setattr__(self, "dreamer_card", dreamer_card)
+        object.__setattr__(self, "history", history)
+        object.__setattr__(self, "events", events)
+        object.__setattr__(self, "leader", leader)
+        object.__setattr__(self, "round", round)
+        object.__setattr__(self, "tricks", tricks)
+        object.__setattr__(self, "elders", elders)
+        object.__setattr__(self, "legal", legal)
+        object.__setattr__(self, "result", result)
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.seat, self.phase, self.to_act, self.dealer, self.dreamer, self.privileged, self.hand,
+                self.hand_sizes, self.dreamer_card, self.history, self.events, self.leader, self.round,
+                self.tricks, self.elders, self.legal, self.result)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and isinstance(other, Observation) and other._values() == self._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in zip(OBSERVATION_FIELDS, self._values(), strict=True))
+        return f"Observation({fields})"
+
     def __reduce__(self) -> tuple[type[Observation], tuple[object, ...]]:
-        # pickled and copied through __init__: compiled, a frozen dataclass refuses copy's field-by-field restore
-        return (Observation, (self.seat, self.phase, self.to_act, self.dealer, self.dreamer, self.privileged,
-                              self.hand, self.hand_sizes, self.dreamer_card, self.history, self.events,
-                              self.leader, self.round, self.tricks, self.elders, self.legal, self.result))
+        # pickled and copied through __init__: compiled, pickle's default would call __init__ without them
+        return (Observation, self._values())
 
 
 def _seen(fields: tuple[int, Action | None, int]) -> Seen:
