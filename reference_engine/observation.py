@@ -202,9 +202,10 @@ class SeatViews:
     """How many events of :attr:`log` they hold."""
     last: Event | None
     """The last of them (to see a log changed in place)."""
-    history: tuple[list[Seen], list[Seen], list[Seen], list[Seen]]
-    """Each seat's :attr:`Observation.history`."""
-    events: tuple[list[Event], list[Event], list[Event], list[Event]]
+    history: list[list[Seen]]
+    """Each seat's :attr:`Observation.history` (lists, not tuples: compiled, a tuple of four is a C struct,
+    boxed again at each look-up by a seat)."""
+    events: list[list[Event]]
     """Each seat's :attr:`Observation.events`."""
 
     def __init__(self) -> None:
@@ -212,7 +213,7 @@ class SeatViews:
 
     def _restart(self, log: list[Event] | None) -> None:
         self.log, self.count, self.last = log, 0, None
-        self.history, self.events = ([], [], [], []), ([], [], [], [])
+        self.history, self.events = [[], [], [], []], [[], [], [], []]
 
     def __reduce__(self) -> tuple[type[SeatViews], tuple[()]]:
         return (SeatViews, ())
