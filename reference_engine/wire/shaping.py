@@ -40,10 +40,10 @@ def events_json(events: tuple[Event, ...]) -> list[str]:
 
 
 def _seen_json(seen: Seen) -> dict[str, Any]:
-    action = seen[1]
+    seat, action, count = seen
     if action is None:
-        return {"seat": seen[0], "action": "discard", "count": seen[2]}
-    return {"seat": seen[0], "action": str(action)}
+        return {"seat": seat, "action": "discard", "count": count}
+    return {"seat": seat, "action": str(action)}
 
 
 def observation_json(observation: Observation) -> dict[str, Any]:
