@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+from dataclasses import FrozenInstanceError
 from typing import Any
 
 import pytest
@@ -198,3 +199,20 @@ def test_a_batch_observing_every_step_answers_as_one_request_at_a_time() -> None
         last = session().handle({"cmd": "batch", "setup": setup, "steps": [], "playout": {"seed": str(number)},
                                  "observe": "last"})
         assert last["steps"][-1]["observations"] == batch["steps"][-1]["observations"]
+
+
+def test_an_observation_stays_the_immutable_value_it_was() -> None:
+    """Not a dataclass any more (for speed), but to its readers what the frozen dataclass was."""
+    hand = Hand.from_seed(2, 8)
+    seen = hand.observation(2)
+    again = plain_observation(hand, 2)
+    assert seen == again and hash(seen) == hash(again) and seen != hand.observation(3)
+    assert seen.__match_args__[:3] == ("seat", "phase", "to_act") and len(seen.__match_args__) == 17
+    assert repr(seen).startswith("Observation(seat=2, phase=<Phase.CALLING: 'calling'>, to_act=2, dealer=2, ")
+    assert repr(seen).endswith(f"legal={seen.legal!r}, result=None)")
+    for name in seen.__match_args__:
+        with pytest.raises(FrozenInstanceError):
+            setattr(seen, name, None)
+        with pytest.raises(FrozenInstanceError):
+            delattr(seen, name)
+    assert seen == again
