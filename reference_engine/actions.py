@@ -93,6 +93,17 @@ class Action:
         # ``object``: compiled, a ``str`` parameter would refuse ``None`` with a bare TypeError
         if not isinstance(text, str):
             raise MalformedError(f"an action is text, such as 'call' or 'play Sup3 Sup4 Sup5', not {text!r}")
+        if cls is Action and type(text) is str:  # the texts of a hand's actions repeat (each act request parses one)
+            action = _PARSED.get(text)
+            if action is None:
+                if len(_PARSED) >= 1 << 16:
+                    _PARSED.clear()
+                action = _PARSED[text] = cls._parse(text)
+            return action
+        return cls._parse(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> Action:
         split = words(text)
         if not split:
             raise MalformedError("an empty action", action=text)
@@ -134,6 +145,8 @@ class Action:
         return f"Action.parse({str(self)!r})"
 
 
+_PARSED: dict[str, Action] = {}
+"""Text → the action it reads as: :meth:`Action.parse`'s cache (successful parses only)."""
 _PLAYS: dict[int, Action] = {}
 _DISCARDS: dict[int, Action] = {}
 
