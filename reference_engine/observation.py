@@ -173,12 +173,11 @@ def seen_action(seat: int, action: Action) -> Seen:
 
 
 def seen_hidden(seat: int, count: int) -> Seen:
-    """``seat``'s discard of ``count`` cards as another seat sees it: its count only (PLAY-5; cached)."""
+    """``seat``'s discard of ``count`` cards as another seat sees it: its count only (PLAY-5; cached, as
+    ``play_events.hidden_discard`` caches its event)."""
     key = count << 2 | seat
     seen = _SEEN_HIDDEN.get(key)
     if seen is None:
-        if len(_SEEN_HIDDEN) >= _CACHE_LIMIT:
-            _SEEN_HIDDEN.clear()
         seen = _SEEN_HIDDEN[key] = _seen((seat, None, count))
     return seen
 
