@@ -9,7 +9,8 @@ time (the machine may be shared):
 - us for the four ``observe`` requests of a session at the end of a random hand;
 - us for ``observation_json(hand.observation(seat))`` for the four seats (the library's road: the table,
   the learning environments);
-- us per hand of a ``batch`` with a playout: with ``observe: last`` and without, and their difference.
+- us per hand of a ``batch`` with a playout: with ``observe: last`` and without, and their difference;
+  and with ``observe: every`` (every seat after every step, as the table and the learning environments do).
 
     python benchmarks/observe_speed.py                      # both builds of this checkout
     python benchmarks/observe_speed.py --against main       # and main's, before and after
@@ -25,7 +26,7 @@ from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # appended: a build on PYTHONPATH wins
 
-FIGURES = ("observe4_us", "library4_us", "batch_none_us", "batch_last_us")
+FIGURES = ("observe4_us", "library4_us", "batch_none_us", "batch_last_us", "batch_every_us")
 
 
 def _batch(seed: int, observe: str) -> dict[str, object]:
@@ -55,13 +56,14 @@ def measure(hands: int) -> dict[str, float]:
             observation_json(fresh.observation(seat))
         library4 += clock() - started
     batches = {}
-    for observe in ("none", "last"):
+    for observe in ("none", "last", "every"):
         started = clock()
         for i in range(hands):
             session.handle(_batch(i, observe))
         batches[observe] = clock() - started
     return {"observe4_us": observe4 / hands * 1e6, "library4_us": library4 / hands * 1e6,
-            "batch_none_us": batches["none"] / hands * 1e6, "batch_last_us": batches["last"] / hands * 1e6}
+            "batch_none_us": batches["none"] / hands * 1e6, "batch_last_us": batches["last"] / hands * 1e6,
+            "batch_every_us": batches["every"] / hands * 1e6}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -85,18 +87,19 @@ def main(argv: list[str] | None = None) -> None:
     results = paired(runs, args.rounds, "observe4_us")
     print(f"us of CPU time per hand, best of {args.rounds} paired rounds of {args.hands:,} random hands:")
     print(f"   {'engine':16} {'4 observe':>10} {'4 library':>10} {'batch none':>11} {'batch last':>11} "
-          f"{'observing':>10}")
+          f"{'observing':>10} {'batch every':>12}")
     for name, runs_of in results.items():
         low = {key: min(run[key] for run in runs_of) for key in FIGURES}
         print(f"   {name:16} {low['observe4_us']:10.1f} {low['library4_us']:10.1f} {low['batch_none_us']:11.1f} "
-              f"{low['batch_last_us']:11.1f} {low['batch_last_us'] - low['batch_none_us']:10.1f}")
+              f"{low['batch_last_us']:11.1f} {low['batch_last_us'] - low['batch_none_us']:10.1f} "
+              f"{low['batch_every_us']:12.1f}")
     if before is not None:
         for name in ("pure", "compiled"):
             old, new = results[f"{args.against} {name}"], results[name]
             ratio = {key: min(r[key] for r in old) / min(r[key] for r in new) for key in FIGURES}
-            print(f"   {name}: {ratio['observe4_us']:.2f}x faster four observe requests, "
-                  f"{ratio['library4_us']:.2f}x the library's four observations, "
-                  f"{ratio['batch_last_us']:.2f}x a batch with observe: last, than {args.against}'s")
+            print(f"   {name}, against {args.against}'s: four observe requests {ratio['observe4_us']:.2f}x as fast, "
+                  f"the library's four observations {ratio['library4_us']:.2f}x, a batch with observe: last "
+                  f"{ratio['batch_last_us']:.2f}x, with observe: every {ratio['batch_every_us']:.2f}x")
 
 
 if __name__ == "__main__":
