@@ -187,45 +187,47 @@ class SeatViews:
 
     The seats' views differ only at a discard (another seat's shows its count, PLAY-5), so each event is
     looked at once for the four seats, when the first observation after it is asked, not once per
-    observation: the hand keeps this (its cache, like its legal actions), and :meth:`update` extends it
-    with the events logged since. A log it was not built from (a copy's, one put back by
-    ``Game.apply``), or one shorter than it or changed at its end, is read again from its start.
-    Pickled or copied, it starts empty.
+    observation: the hand keeps its views (a cache, like its legal actions), and :meth:`extended` makes
+    them anew with the events logged since. A value, never changed once made: a hand observed from two
+    threads at once gives each a whole view, and an observation shares its tuples with them. A log they
+    were not made of (a copy's, one put back by ``Game.apply``), or one shorter than they hold or changed
+    at its end, is read again from its start. Pickled or copied, they start empty.
     """
 
     __slots__ = ("log", "count", "last", "history", "events")
 
     log: list[Event] | None
-    """The log the views were built from."""
+    """The log the views were made of."""
     count: int
-    """How many events of :attr:`log` they hold."""
+    """How many of its events they hold."""
     last: Event | None
     """The last of them (to see a log changed in place)."""
-    history: list[list[Seen]]
-    """Each seat's :attr:`Observation.history` (lists, not tuples: compiled, a tuple of four is a C struct,
-    boxed again at each look-up by a seat)."""
-    events: list[list[Event]]
+    history: list[tuple[Seen, ...]]
+    """Each seat's :attr:`Observation.history` (a list of four, not a tuple: compiled, a tuple of four is a C
+    struct, boxed again at each look-up by a seat)."""
+    events: list[tuple[Event, ...]]
     """Each seat's :attr:`Observation.events`."""
 
-    def __init__(self) -> None:
-        self._restart(None)
-
-    def _restart(self, log: list[Event] | None) -> None:
-        self.log, self.count, self.last = log, 0, None
-        self.history, self.events = [[], [], [], []], [[], [], [], []]
+    def __init__(self, log: list[Event] | None = None, count: int = 0, last: Event | None = None,
+                 history: list[tuple[Seen, ...]] | None = None, events: list[tuple[Event, ...]] | None = None) -> None:
+        self.log, self.count, self.last = log, count, last
+        self.history = [(), (), (), ()] if history is None else history
+        self.events = [(), (), (), ()] if events is None else events
 
     def __reduce__(self) -> tuple[type[SeatViews], tuple[()]]:
         return (SeatViews, ())
 
-    def update(self, log: list[Event]) -> None:
-        """Hold every event of ``log`` (the hand's log now)."""
+    def extended(self, log: list[Event]) -> SeatViews:
+        """The views of every event of ``log`` (the hand's log now): these, or new ones."""
         count = self.count
-        if log is not self.log or len(log) < count or (count and log[count - 1] is not self.last):
-            self._restart(log)
-            count = 0
-        if count == len(log):
-            return
-        history, events = self.history, self.events
+        if log is self.log and count <= len(log) and (not count or log[count - 1] is self.last):
+            if count == len(log):
+                return self
+            base_history, base_events = self.history, self.events
+        else:  # another log, or this one changed: read from its start
+            count, base_history, base_events = 0, [(), (), (), ()], [(), (), (), ()]
+        history: list[list[Seen]] = [[], [], [], []]
+        events: list[list[Event]] = [[], [], [], []]
         for event in log[count:]:
             if isinstance(event, Discarded):
                 for seat in range(4):
@@ -246,15 +248,17 @@ class SeatViews:
                     history[seat].append(seen)
             for seat in range(4):
                 events[seat].append(event)
-        self.count, self.last = len(log), log[-1]
+        return SeatViews(log, len(log), log[-1] if log else None, [base_history[s] + tuple(history[s]) for s in range(4)],
+                         [base_events[s] + tuple(events[s]) for s in range(4)])
+
+
+_NO_VIEWS: Final = SeatViews()
 
 
 def observe(hand: Hand, seat: int) -> Observation:
     """What ``seat`` (0-3) may see of ``hand`` now (OBS-1, D32)."""
     views = hand._views
-    if views is None:
-        views = hand._views = SeatViews()
-    views.update(hand.events)
+    views = hand._views = (_NO_VIEWS if views is None else views).extended(hand.events)
     playing = hand.phase == Phase.PLAYING
     rnd = hand.round
     show_dreamer = seat == hand.dreamer or (hand.result is not None and hand.result.winner is not None)
@@ -269,8 +273,8 @@ def observe(hand: Hand, seat: int) -> Observation:
         hand=hand.hand_of(seat),
         hand_sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
         dreamer_card=hand.dreamer_card if show_dreamer else None,
-        history=tuple(views.history[seat]),
-        events=tuple(views.events[seat]),
+        history=views.history[seat],
+        events=views.events[seat],
         leader=rnd.leader if playing else None,
         round=tuple(p.seen_by(seat) if isinstance(p, Discarded) else p for p in rnd.plays) if playing else (),
         tricks=(hand.tricks[0], hand.tricks[1], hand.tricks[2], hand.tricks[3]),
