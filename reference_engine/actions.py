@@ -57,9 +57,11 @@ class Action:
     reference_engine.errors.MalformedError: 'play <mask 0>': 'play' needs at least one card
     """
 
-    __slots__ = ("verb", "mask")
+    __slots__ = ("verb", "mask", "_text")
     verb: str
     mask: int
+    _text: str
+    """Its text once :meth:`__str__` made it ("" before): it is written into every history an observation shapes."""
 
     def __init__(self, verb: object, mask: object = 0) -> None:
         # ``object``: a compiled build would refuse other types with a bare TypeError
@@ -68,6 +70,7 @@ class Action:
             raise MalformedError(problem, action=f"{verb} <mask {mask!r}>")
         object.__setattr__(self, "verb", verb)  # __setattr__ below refuses every other change
         object.__setattr__(self, "mask", mask)
+        object.__setattr__(self, "_text", "")
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Action is immutable")
@@ -90,6 +93,17 @@ class Action:
         # ``object``: compiled, a ``str`` parameter would refuse ``None`` with a bare TypeError
         if not isinstance(text, str):
             raise MalformedError(f"an action is text, such as 'call' or 'play Sup3 Sup4 Sup5', not {text!r}")
+        if cls is Action and type(text) is str:  # the texts of a hand's actions repeat (each act request parses one)
+            action = _PARSED.get(text)
+            if action is None:
+                if len(_PARSED) >= 1 << 16:
+                    _PARSED.clear()
+                action = _PARSED[text] = cls._parse(text)
+            return action
+        return cls._parse(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> Action:
         split = words(text)
         if not split:
             raise MalformedError("an empty action", action=text)
@@ -120,13 +134,19 @@ class Action:
         return (_ORDER[self.verb], self.mask.bit_count(), tuple(indices(self.mask)))
 
     def __str__(self) -> str:
-        # only play and discard have cards (a mask of 0 otherwise): see _problem
-        return f"{self.verb} {mask_text(self.mask)}" if self.mask else self.verb
+        text = self._text
+        if not text:
+            # only play and discard have cards (a mask of 0 otherwise): see _problem
+            text = f"{self.verb} {mask_text(self.mask)}" if self.mask else self.verb
+            object.__setattr__(self, "_text", text)
+        return text
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
 
 
+_PARSED: dict[str, Action] = {}
+"""Text → the action it reads as: :meth:`Action.parse`'s cache (successful parses only)."""
 _PLAYS: dict[int, Action] = {}
 _DISCARDS: dict[int, Action] = {}
 

@@ -63,7 +63,7 @@ from .rules import DEFAULT_RULES, FIVE_TIGERS, Rules, elders_given, top_suit_mas
 from .scoring import HandResult, Win
 
 if TYPE_CHECKING:
-    from .observation import Observation
+    from .observation import Observation, SeatViews
 
 # The one circle of the engine besides the events' (issue 28 §1): a Hand is the object a caller holds,
 # so it answers notation(), from_notation(), observation() and the reason an action is refused, but
@@ -103,7 +103,7 @@ _NOTHING: Final = LegalActions(())
 HAND_FIELDS: Final = (
     "profile", "rules", "tables", "dealer", "dreamer", "dreamer_card", "dealt", "hands",
     "phase", "to_act", "caller", "privileged", "played", "discarded", "elders",
-    "tricks", "round", "last_winning_pattern", "result", "events", "_legal",
+    "tricks", "round", "last_winning_pattern", "result", "events", "_legal", "_views",
 )
 """Every field of a :class:`Hand` (its ``__slots__``, which a compiled class does not show)."""
 
@@ -146,6 +146,8 @@ class Hand:
     events: list[Event]
     """Every event of the hand so far, in order: the hand's log (:mod:`reference_engine.events`)."""
     _legal: LegalActions | None
+    _views: SeatViews | None
+    """The seats' views of :attr:`events`, kept for :meth:`observation` (``observation.SeatViews``)."""
 
     # ------------------------------------------------------------------ dealing
 
@@ -217,6 +219,7 @@ class Hand:
         self.result = None
         self.events = []
         self._legal = None
+        self._views = None
         return self
 
     def copy(self) -> Hand:
@@ -234,6 +237,7 @@ class Hand:
             self.phase, self.to_act, self.caller, self.privileged, self.played, self.discarded, self.elders)
         o.last_winning_pattern, o.result, o._legal = self.last_winning_pattern, self.result, self._legal
         o.hands, o.tricks, o.round, o.events = list(self.hands), list(self.tricks), self.round.copy(), list(self.events)
+        o._views = None  # views of another log: the copy builds its own when observed
 
     def notation(self) -> str:
         """The position as one line of text that :meth:`from_notation` reads back."""

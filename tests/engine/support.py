@@ -73,10 +73,10 @@ def make_hand(
 
 
 def snapshot(hand: Hand) -> dict[str, Any]:
-    """Every piece of a Hand's state (the legal-actions cache excepted), copied."""
+    """Every piece of a Hand's state (its caches excepted: legal actions, the seats' views), copied."""
     out: dict[str, Any] = {}
     for name in HAND_FIELDS:
-        if name == "_legal":
+        if name in ("_legal", "_views"):
             continue
         value = getattr(hand, name)
         if isinstance(value, list):

@@ -58,10 +58,28 @@ def test_parse_normalises_case_order_and_short_forms() -> None:
     ],
 )
 def test_malformed_actions_name_the_input(text: str, named: str) -> None:
-    with pytest.raises(MalformedError) as info:
-        Action.parse(text)
-    assert named in str(info.value)
-    assert info.value.kind == "malformed"
+    for _again in range(2):  # a refused text is refused every time (parse keeps only what it read)
+        with pytest.raises(MalformedError) as info:
+            Action.parse(text)
+        assert named in str(info.value)
+        assert info.value.kind == "malformed"
+
+
+def test_parse_gives_each_text_its_own_action_every_time() -> None:
+    """Parsed actions are kept by their text: the same text, the same action; another spelling, its own."""
+    texts = ["play Sup3", "PLAY sup3", "play Sup4", "discard Sup3", "play  Sup3 ", "call", "CALL", "pass"]
+    first = [Action.parse(t) for t in texts]
+    assert [str(a) for a in first] == ["play Sup3", "play Sup3", "play Sup4", "discard Sup3", "play Sup3",
+                                       "call", "call", "pass"]
+    assert [Action.parse(t) for t in texts] == first
+
+
+class _Text(str):
+    """A subclass of str (which may compare or hash as it likes: parse does not keep it)."""
+
+
+def test_parse_reads_a_str_subclass_as_its_text() -> None:
+    assert Action.parse(_Text("play Gon2")) == Action.parse("play Gon2")
 
 
 def test_sort_key_orders_by_verb_then_size_then_cards() -> None:
