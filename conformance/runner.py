@@ -380,11 +380,11 @@ class ScenarioRunner:
             self._require_ok(answer, f"`observe` for seat {seat}", "observe")
         return [answer["observation"] for answer in answers]
 
-    def _same_observations(self, ctx: _Context, before: list[Any]) -> None:
-        """A refused action leaves every seat's `observe` as it was (spec/SCENARIOS.md), not only `state`."""
+    def _same_observations(self, ctx: _Context, before: list[Any], what: str = "a rejected action") -> None:
+        """A refused action (or start) leaves every seat's `observe` as it was (spec/SCENARIOS.md), not only `state`."""
         for seat, (old, new) in enumerate(zip(before, self._all_observations(ctx), strict=True)):
             if old != new:
-                raise _Outcome(FAIL, f"the observation of seat {seat} changed after a rejected action",
+                raise _Outcome(FAIL, f"the observation of seat {seat} changed after {what}",
                                f"observe.{seat}", state_diff(old, new), ("observe",))
 
     def _check(self, ctx: _Context, expect: Mapping[str, Any], state: Mapping[str, Any],
@@ -608,6 +608,7 @@ class ScenarioRunner:
         """A `start` the engine must refuse, leaving the hand in play (if any) as it was."""
         body = scenario.body
         before = self._before(scenario, ctx)
+        seen = self._all_observations(ctx) if body.get("observe") and before is not None else None
         ctx.begin("start", scenario.line_of("setup", "start"))
         options = dict(body["options"]) if "options" in body else (
             options_to_send(scenario) if info.takes_options else None)
@@ -626,6 +627,8 @@ class ScenarioRunner:
             after = self._state(ctx)
             if after != before:
                 raise _Outcome(FAIL, "the state changed after a refused start", "state", state_diff(before, after))
+        if seen is not None:
+            self._same_observations(ctx, seen, "a refused start")
 
 
 def _absent(value: Any) -> str:

@@ -307,6 +307,18 @@ class SeedPastItsBound(Session):
         return super().handle(message)
 
 
+class SeedPastItsBoundWithoutBatch(SeedPastItsBound):
+    """:class:`SeedPastItsBound` declaring no ``batch``: its refused setups are all sent in a ``start``."""
+
+    name = "fake-seed-past-its-bound-without-batch"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if message.get("cmd") == "hello" and answer.get("ok"):
+            answer["capabilities"] = [c for c in answer["capabilities"] if c not in ("batch", "playout")]
+        return answer
+
+
 class MiscountsDepthTwo(Session):
     """Counts one sequence too many at depth 2 (in ``counts`` and in ``divide``'s first entry): only a count meets it."""
 
