@@ -276,6 +276,10 @@ def _write(report: FuzzReport, candidate: Engine) -> None:
 
             written = write_verified(build, out, verifier, explicit_first=not disagreement_needs_original_setup(d),
                                      header=header)
+            if written is not None and d.check is not None and written.reference is None and written.problems:
+                written.path.unlink(missing_ok=True)  # a side check's setup no scenario can write: the loader says why
+                why.append(written.problems[0])
+                written = None
             if written is not None:
                 report.written.append(written)
             if written is None or (d.check is not None and not written.verified):

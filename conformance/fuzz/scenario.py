@@ -263,7 +263,7 @@ def side_scenario(d: Disagreement, spec: SpecData, *, explicit: bool = True, eng
     elif check.kind == "pattern":
         made = _pattern_vector(check, spec)
     else:
-        made = _setup_vector(d, check, spec, engine_name, provenance)
+        made = _setup_vector(d, check, spec, engine_name, provenance, notes)
     if isinstance(made, (dict, str)):  # a trajectory from a setup the reference takes (worded as the trajectory
         return made                    # writer words it), or why no scenario holds it
         return made
@@ -334,8 +334,8 @@ def _clause_keys(spec: SpecData, *keys: str) -> list[str]:
     return list(dict.fromkeys(c for key in keys for c in spec.key_clauses.get(key, ())))
 
 
-def _setup_vector(d: Disagreement, check: Check, spec: SpecData, engine_name: str,
-                  provenance: str) -> _Vector | dict[str, Any] | str:
+def _setup_vector(d: Disagreement, check: Check, spec: SpecData, engine_name: str, provenance: str,
+                  lead: list[str]) -> _Vector | dict[str, Any] | str:
     """A refused setup check as a ``setup`` scenario (or a ``batch`` one, when it was sent in a batch): the hand
     started ``before`` it, the broken setup, the reference's error kind. A setup the reference takes (at a bound)
     as a ``trajectory`` from it, expecting the reference's state or observation."""
@@ -345,7 +345,7 @@ def _setup_vector(d: Disagreement, check: Check, spec: SpecData, engine_name: st
         return "the disagreement is not one of its check's requests"
     if at == 0:  # the hand's own start, before anything was broken
         return _synthetic(Disagreement(hand_trace(hand), "start", ["setup"], {"ok": True}, d.candidate),
-                          spec, engine_name, provenance, 1)
+                          spec, engine_name, provenance, 1, lead)
     broken = exchanges[1]
     if broken.expect_kind is not None:
         return (f"the protocol wants `{broken.expect_kind}` here only because the candidate does not follow "
@@ -370,7 +370,7 @@ def _setup_vector(d: Disagreement, check: Check, spec: SpecData, engine_name: st
                                  seat=d.request.get("seat"), detail=list(d.detail))
         else:
             found = Disagreement(bad, "state", list(d.fields), d.reference, d.candidate)
-        return _synthetic(found, spec, engine_name, provenance, protocol)
+        return _synthetic(found, spec, engine_name, provenance, protocol, lead)
     if kind not in ("bad-setup", "malformed"):
         return f"the reference refuses the setup as {kind}, which no scenario's `error` names"
     observed = at > 2  # an observation after the refusal differs: the scenario compares every seat's (`observe`)
@@ -402,11 +402,13 @@ def hand_trace(hand: Trace) -> Trace:
 
 
 def _synthetic(found: Disagreement, spec: SpecData, engine_name: str, provenance: str,
-               protocol: int) -> dict[str, Any] | str:
-    """A setup check's disagreement at a setup the reference takes, as the trajectory writer words it."""
+               protocol: int, lead: list[str]) -> dict[str, Any] | str:
+    """A setup check's disagreement at a setup the reference takes, as the trajectory writer words it, its notes
+    led by ``lead`` (the side check's own summary and answers)."""
     scenario = disagreement_scenario(found, spec, explicit=False, engine_name=engine_name, provenance=provenance)
     if scenario is None:
         return "the scenario format cannot hold the observation that differs"
+    scenario["notes"] = "\n".join(lead + scenario["notes"].splitlines()[1:]) + "\n"
     if protocol > 1:
         scenario = {**{k: v for k, v in scenario.items() if k not in ("tags", "generated", "notes", "trajectory",
                                                                        "game")},

@@ -307,16 +307,35 @@ class SeedPastItsBound(Session):
         return super().handle(message)
 
 
-class SeedPastItsBoundWithoutBatch(SeedPastItsBound):
-    """:class:`SeedPastItsBound` declaring no ``batch``: its refused setups are all sent in a ``start``."""
+class DeclaresNoBatch(Session):
+    """The reference declaring neither ``batch`` nor ``playout``: the fuzzer sends it every setup in a ``start``."""
 
-    name = "fake-seed-past-its-bound-without-batch"
+    name = "fake-declares-no-batch"
 
     def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
         answer = super().handle(message)
         if message.get("cmd") == "hello" and answer.get("ok"):
             answer["capabilities"] = [c for c in answer["capabilities"] if c not in ("batch", "playout")]
         return answer
+
+
+class SeedPastItsBoundWithoutBatch(SeedPastItsBound, DeclaresNoBatch):
+    """:class:`SeedPastItsBound` declaring no ``batch``: its refused setups are all sent in a ``start``."""
+
+    name = "fake-seed-past-its-bound-without-batch"
+
+
+class RefusesTheLargestSeed(DeclaresNoBatch):
+    """Refuses the seed 2^64 - 1 (which D33 deals from) as ``bad-setup`` in a ``start``, declaring no ``batch``:
+    only a setup at its bound sends it."""
+
+    name = "fake-refuses-the-largest-seed"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        setup = message.get("setup")
+        if message.get("cmd") == "start" and isinstance(setup, Mapping) and str(setup.get("seed")) == str(2**64 - 1):
+            return {"ok": False, "error": {"kind": "bad-setup", "message": "the seed is out of range"}}
+        return super().handle(message)
 
 
 class MiscountsDepthTwo(Session):
