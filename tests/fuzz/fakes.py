@@ -471,6 +471,24 @@ class ListsLegalActionsReversed(Session):
         return answer
 
 
+class ListsObservedLegalActionsReversed(Session):
+    """Lists the ``legal.actions`` of every observation (alone or in a ``batch``) in reverse canonical order while
+    declaring ``playout``, its ``state`` right: only the runner's order check of what a seat observes meets it."""
+
+    name = "fake-lists-observed-legal-actions-reversed"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        observations = [answer] if message.get("cmd") == "observe" else [
+            seen for entry in answer.get("steps", ()) if isinstance(entry, dict)
+            for seen in entry.get("observations", ())] if message.get("cmd") == "batch" else []
+        for seen in observations:
+            legal = seen.get("observation", {}).get("legal") if seen.get("ok") else None
+            if isinstance(legal, dict) and isinstance(legal.get("actions"), list):
+                legal["actions"] = legal["actions"][::-1]
+        return answer
+
+
 def _with_texts(message: Mapping[str, Any], change: Any) -> dict[str, Any]:
     """``message`` with ``change`` applied to each card or action text it sends: a setup's hands and deck (a game's
     deals too), an action, a batch's steps' actions and a pattern's cards."""
