@@ -11,6 +11,13 @@ The setup is written with explicit ``hands`` (from the reference's ``state``)
 so that the scenario does not depend on the candidate's shuffle or deal
 order; when the disagreement is in the deal itself, or the explicit form does
 not reproduce it, the original ``seed`` / ``deck`` setup is written instead.
+
+A side check's disagreement (:mod:`~conformance.fuzz.checks`) is written as
+the scenario kind that replays the check (:func:`side_scenario`): a ``count``
+(in a game too, with its ``divide``), a ``pattern``, a ``setup`` to be refused
+(or a ``batch`` whose setup is refused), or a ``trajectory`` from a setup the
+reference takes at a bound. What no scenario can hold is a reason, and the
+campaign writes the trace instead.
 """
 
 from __future__ import annotations

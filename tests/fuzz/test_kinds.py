@@ -262,3 +262,40 @@ def test_the_report_schema_names_every_check_kind() -> None:
         return None
 
     assert find(schema) == list(CHECK_KINDS)
+
+
+def test_a_count_vector_keeps_respelled_action_text_double_quoted(tmp_path: Any) -> None:
+    # A count's prefix holds the hand's actions as sent, respelled with a tab or a line end too: written
+    # double-quoted with escapes (the loader's one way to take a control character), it loads and passes
+    from conformance.fuzz.checks import Check, Exchange
+    from conformance.fuzz.model import Disagreement, Step, Trace
+    from conformance.fuzz.scenario import dump, side_scenario
+    from conformance.paths import default_spec_dir
+    from conformance.specdata import load_spec_data
+
+    session = Session()
+    session.handle({"cmd": "hello", "protocol": 3})
+    setup = {"dealer": 0, "seed": "7"}
+    assert session.handle({"cmd": "start", "setup": setup})["ok"]
+    step = Step(0, "\tcall\n")
+    assert session.handle({"cmd": "act", "seat": 0, "action": step.action})["ok"]
+    request = {"cmd": "count", "depth": 2, "divide": True}
+    answer = session.handle(request)
+    trace = Trace({}, setup, "seed", None, [step])
+    check = Check("count", trace, [Exchange({"cmd": "start", "setup": setup}, {"ok": True}, "kind"),
+                                   Exchange(request, answer, "count")], frozenset())
+    miscounted = {**answer, "counts": [answer["counts"][0], answer["counts"][1] + 1]}
+    d = Disagreement(trace, "count", ["counts"], answer, miscounted, request=request, check=check)
+    scenario = side_scenario(d, load_spec_data(default_spec_dir()))
+    assert isinstance(scenario, dict) and scenario["count"]["counts"] == answer["counts"], scenario
+    assert scenario["count"]["divide"] == answer["divide"] and sum(answer["divide"].values()) == answer["counts"][-1]
+    text = dump(scenario)
+    assert '{seat: 0, do: "\\tcall\\n"}' in text, text
+    (tmp_path / "generated").mkdir()
+    (tmp_path / "generated" / "vector.yaml").write_text(text, encoding="utf-8")
+    suite = Suite.load(None, [tmp_path])
+    reference = suite.engine("reference", 30.0)
+    try:
+        assert suite.runner(reference).run(suite.scenarios[0]).status == PASS
+    finally:
+        reference.close()
