@@ -547,7 +547,7 @@ class Verifier:
             try:
                 suite = Suite.load(self.spec_dir, [Path(tmp)])
             except Exception as exc:  # noqa: BLE001 - an invalid file is a fuzzer bug: report it
-                return None, None, [f"the written scenario does not load: {exc}"]
+                return None, None, [f"the written scenario does not load: {str(exc).replace(str(copy), path.name)}"]
         ref = suite.runner(self.reference_engine).run(suite.scenarios[0])
         cand = suite.runner(self.candidate).run(suite.scenarios[0])
         return ref, cand, []

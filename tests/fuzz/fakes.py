@@ -408,6 +408,20 @@ class IgnoresOptions(Session):
         return super().handle(message)
 
 
+class DropsOptionsOfTheWrongShape(Session):
+    """Drops a decision option whose ID is not kebab-case (``"Any Suit"``) and plays on, where protocol 3 refuses
+    the start: only a setup sent an option of the wrong shape meets it, which no scenario can write."""
+
+    name = "fake-drops-options-of-the-wrong-shape"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        options = message.get("options")
+        if message.get("cmd") in ("start", "batch") and isinstance(options, Mapping):
+            kept = {d: o for d, o in options.items() if isinstance(o, str) and o == o.lower() and " " not in o}
+            message = {**message, "options": kept}
+        return super().handle(message)
+
+
 class MisclassifiesSets(Session):
     """Answers ``pattern`` that a Set is a Run (its play of a Set is right): only a pattern check meets it."""
 

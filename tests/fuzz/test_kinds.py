@@ -90,18 +90,24 @@ def test_a_side_check_disagreement_is_written_as_a_scenario_of_its_kind(
         candidate.close()
 
 
-def test_a_side_check_disagreement_no_scenario_can_hold_is_reported_and_its_trace_written(tmp_path: Any) -> None:
-    # An option the candidate does not follow must be refused as unsupported; which options an engine follows is
-    # its own, so no scenario's expectation can say it: the trace is written, and the report says why
-    report = fuzz(FuzzConfig.of(engine=fakes.IgnoresOptions, hands=200, seed=0, out=tmp_path, shrink_seconds=5))
+@pytest.mark.parametrize(("fake", "why", "summary"), [
+    # an option the candidate does not follow must be refused as unsupported; which options an engine follows is
+    # its own, so no scenario's expectation can say it
+    (fakes.IgnoresOptions, "depends on which options an engine follows", "where the protocol wants unsupported"),
+    # an option ID of the wrong shape: the scenario schema's options cannot hold it (the loader says so)
+    (fakes.DropsOptionsOfTheWrongShape, "'Any Suit' does not match", "where the reference answers malformed"),
+])
+def test_a_side_check_disagreement_no_scenario_can_hold_is_reported_and_its_trace_written(
+        tmp_path: Any, fake: Any, why: str, summary: str) -> None:
+    report = fuzz(FuzzConfig.of(engine=fake, hands=200, seed=0, out=tmp_path, shrink_seconds=5))
     d = report.disagreement
     assert d is not None and d.where == "setup" and not report.written, report.format()
     text = report.format()
-    assert "its trace is written instead" in text and "depends on which options an engine follows" in text, text
-    assert report.traces and report.traces[0].exists()
+    assert "its trace is written instead" in text and why in text, text
+    assert [p.name for p in tmp_path.iterdir()] == [report.traces[0].name]  # no scenario file left behind
     trace = json.loads(report.traces[0].read_text(encoding="utf-8"))
     assert trace["where"] == "setup" and trace["request"]["options"] == d.request["options"]
-    assert trace["fields"] == ["error"] and "where the protocol wants unsupported" in trace["summary"], trace["summary"]
+    assert trace["fields"] == ["error"] and summary in trace["summary"], trace["summary"]
 
 
 class ProtocolOneRecorder(Session):
