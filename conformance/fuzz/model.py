@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from .endpoints import Message
-
-if TYPE_CHECKING:
-    from .checks import Check
 
 OBSERVE_MODES = ("every", "last", "none")
 """When observations are compared: after every step, at the end of each hand only, or never."""
@@ -157,9 +154,9 @@ class Disagreement:
     rates: Any = None
     """The rates of the extra kinds the hand was drawn at (checks.Rates; None: the full ones): a shrink replays
     the hand at them."""
-    check: Check | None = None
-    """A side check's disagreement: the check, every request of it and the reference's answers (a scenario
-    written of the disagreement replays the check)."""
+    check: Any = None
+    """A side check's disagreement: the check (checks.Check, which imports this module), every request of it and
+    the reference's answers (a scenario written of the disagreement replays the check)."""
 
     @property
     def actions(self) -> int:
