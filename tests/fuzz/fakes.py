@@ -422,6 +422,18 @@ class DropsOptionsOfTheWrongShape(Session):
         return super().handle(message)
 
 
+class RefusesABatchWithoutObservations(Session):
+    """Refuses as ``malformed`` a ``batch`` of steps that asks for no observations (``observe`` is optional, ``none``
+    by default): of a candidate's batches, only a count's, which plays the hand up to the state it counts at."""
+
+    name = "fake-refuses-a-batch-without-observations"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        if message.get("cmd") == "batch" and message.get("steps") and "observe" not in message and "playout" not in message:
+            return {"ok": False, "error": {"kind": "malformed", "message": "a batch names its observe"}}
+        return super().handle(message)
+
+
 class MisclassifiesSets(Session):
     """Answers ``pattern`` that a Set is a Run (its play of a Set is right): only a pattern check meets it."""
 

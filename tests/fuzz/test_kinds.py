@@ -52,6 +52,7 @@ def test_each_kind_finds_a_fault_that_no_other_kind_meets(fake: Any, hands: int,
     (fakes.DivideCountsEveryDepth, {"hands": 100}, "count", "divide"),  # counts right, its divide wrong
     (fakes.CountsIntoTheNextDeal, {"hands": 60, "seed": 1, "game": True, "checks": ("count",)}, "count",
      "setup.first_dealer"),  # a count within a game, into its next deal
+    (fakes.RefusesABatchWithoutObservations, {"hands": 60, "checks": ("count",)}, "batch", "steps"),  # a count's batch
     (fakes.MisclassifiesSets, {"hands": 200}, "pattern", "classify"),
     (fakes.SeedPastItsBoundWithoutBatch, {"hands": 200}, "setup", "error"),  # a seed past 2^64 - 1 taken
     (fakes.ShowsTheDreamerAfterARefusedSetup, {"hands": 60}, "setup", "observe"),  # observe changed by a refusal
