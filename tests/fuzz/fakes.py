@@ -338,6 +338,19 @@ class RefusesTheLargestSeed(DeclaresNoBatch):
         return super().handle(message)
 
 
+class DealsTheLargestSeedAsZero(DeclaresNoBatch):
+    """Deals the seed 2^64 - 1 as the seed 0 (a 64-bit seed read into a signed integer that overflows), declaring
+    no ``batch``: only a setup at its bound sends it, and the state after it shows other hands."""
+
+    name = "fake-deals-the-largest-seed-as-zero"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        setup = message.get("setup")
+        if message.get("cmd") == "start" and isinstance(setup, Mapping) and str(setup.get("seed")) == str(2**64 - 1):
+            message = {**message, "setup": {**setup, "seed": "0"}}
+        return super().handle(message)
+
+
 class MiscountsDepthTwo(Session):
     """Counts one sequence too many at depth 2 (in ``counts`` and in ``divide``'s first entry): only a count meets it."""
 

@@ -57,6 +57,7 @@ def test_each_kind_finds_a_fault_that_no_other_kind_meets(fake: Any, hands: int,
     (fakes.SeedPastItsBoundWithoutBatch, {"hands": 200}, "setup", "error"),  # a seed past 2^64 - 1 taken
     (fakes.ShowsTheDreamerAfterARefusedSetup, {"hands": 60}, "setup", "observe"),  # observe changed by a refusal
     (fakes.RefusesTheLargestSeed, {"hands": 200}, "trajectory", "setup.seed"),  # a setup at a bound refused
+    (fakes.DealsTheLargestSeedAsZero, {"hands": 200}, "trajectory", "steps"),  # taken, and dealt otherwise
     (fakes.RefusesABatchSetupWhole, {"hands": 200}, "batch", "start"),  # a refused setup in a batch refused whole
     (fakes.SeedPastItsBound, {"hands": 200}, "batch", "start"),  # its bad seed taken in a batch's start
 ])
