@@ -66,7 +66,7 @@ def test_a_side_check_disagreement_is_written_as_a_scenario_of_its_kind(
     # The scenario the fuzzer writes loads with the loader, the reference passes it and the fake fails it,
     # through the runner (not only through the fuzzer's own verification)
     config = {"seed": 0, **config}
-    report = fuzz(FuzzConfig.of(engine=fake, out=tmp_path / "out", shrink_seconds=5, **config))
+    report = fuzz(FuzzConfig.of(engine=fake, out=tmp_path / "out", shrink_seconds=2, **config))
     d = report.disagreement
     assert d is not None and d.check is not None and not report.traces, report.format()
     [written] = report.written
@@ -101,7 +101,7 @@ def test_a_side_check_disagreement_is_written_as_a_scenario_of_its_kind(
 ])
 def test_a_side_check_disagreement_no_scenario_can_hold_is_reported_and_its_trace_written(
         tmp_path: Any, fake: Any, why: str, summary: str) -> None:
-    report = fuzz(FuzzConfig.of(engine=fake, hands=200, seed=0, out=tmp_path, shrink_seconds=5))
+    report = fuzz(FuzzConfig.of(engine=fake, hands=200, seed=0, out=tmp_path, shrink_seconds=2))
     d = report.disagreement
     assert d is not None and d.where == "setup" and not report.written, report.format()
     text = report.format()
