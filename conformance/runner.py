@@ -262,25 +262,31 @@ class ScenarioRunner:
     def _state(self, ctx: _Context) -> dict[str, Any]:
         answer = self._call(ctx, {"cmd": "state"})
         self._require_ok(answer, "`state`")
-        info = self.engine.info
-        if info is not None and "playout" in info.capabilities:
-            self._check_order(answer)
+        self._check_order(answer)
         return answer
 
-    @staticmethod
-    def _check_order(state: Mapping[str, Any]) -> None:
+    def _observed(self, observation: Any, seat: int) -> None:
+        """A seat's observation, read: its optional ``legal`` in the canonical order too (spec/PROTOCOL.md, `observe`)."""
+        if isinstance(observation, Mapping):
+            self._check_order(observation, f"seat {seat}'s observation: ", f"observe.{seat}")
+
+    def _check_order(self, answer: Mapping[str, Any], where: str = "", key: str = "legal") -> None:
         """An engine that declares ``playout`` lists ``legal.actions`` in the canonical order of actions, since a
-        playout's draws index that list (spec/PROTOCOL.md, "Playout"); others may list them in any order."""
-        legal = state.get("legal")
+        playout's draws index that list (spec/PROTOCOL.md, "Playout"), in `state` and in a seat's observation
+        alike (the same list); others may list them in any order."""
+        info = self.engine.info
+        if info is None or "playout" not in info.capabilities:
+            return
+        legal = answer.get("legal")
         actions = legal.get("actions") if isinstance(legal, Mapping) else None
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            return  # a legal of the wrong shape is the comparison's to report
+            return  # absent, null, or of the wrong shape: the comparison's to report
         pair = out_of_order(actions)
         if pair is not None:
             first, second = pair
-            raise _Outcome(FAIL, f"legal.actions is not in the canonical order of actions: {first!r} is listed "
-                                 f"before {second!r} (spec/README.md; an engine that declares playout must list "
-                                 "them in that order, as a playout draws over them by index)", "legal",
+            raise _Outcome(FAIL, f"{where}legal.actions is not in the canonical order of actions: {first!r} is "
+                                 f"listed before {second!r} (spec/README.md; an engine that declares playout must "
+                                 "list them in that order, as a playout draws over them by index)", key,
                            (f"listed:    {first!r}, {second!r}", f"canonical: {second!r}, {first!r}"),
                            rule_keys=())  # an order the protocol defines, not a rule of the game
 
@@ -371,6 +377,7 @@ class ScenarioRunner:
             if seat not in seen:
                 answer = self._call(ctx, {"cmd": "observe", "seat": seat})
                 self._require_ok(answer, f"`observe` for seat {seat}", "observe")
+                self._observed(answer["observation"], seat)
                 seen[seat] = answer["observation"]
         return seen
 
@@ -378,13 +385,14 @@ class ScenarioRunner:
         answers = [self._call(ctx, {"cmd": "observe", "seat": seat}) for seat in range(4)]
         for seat, answer in enumerate(answers):
             self._require_ok(answer, f"`observe` for seat {seat}", "observe")
+            self._observed(answer["observation"], seat)
         return [answer["observation"] for answer in answers]
 
-    def _same_observations(self, ctx: _Context, before: list[Any]) -> None:
-        """A refused action leaves every seat's `observe` as it was (spec/SCENARIOS.md), not only `state`."""
+    def _same_observations(self, ctx: _Context, before: list[Any], what: str = "a rejected action") -> None:
+        """A refused action (or start) leaves every seat's `observe` as it was (spec/SCENARIOS.md), not only `state`."""
         for seat, (old, new) in enumerate(zip(before, self._all_observations(ctx), strict=True)):
             if old != new:
-                raise _Outcome(FAIL, f"the observation of seat {seat} changed after a rejected action",
+                raise _Outcome(FAIL, f"the observation of seat {seat} changed after {what}",
                                f"observe.{seat}", state_diff(old, new), ("observe",))
 
     def _check(self, ctx: _Context, expect: Mapping[str, Any], state: Mapping[str, Any],
@@ -541,8 +549,9 @@ class ScenarioRunner:
             self._batch_shape(entry, k, every or last, observe == "every" or (observe == "last" and last))
             if "state" in entry:
                 self._require_ok(entry["state"], f"`state` in the batch's answer {k}", "state")
-            for seen in entry.get("observations", ()):
+            for seat, seen in enumerate(entry.get("observations", ())):
                 self._require_ok(seen, f"`observe` in the batch's answer {k}", "observe")
+                self._observed(seen.get("observation"), seat)
             if k:
                 self._batch_step(info, ctx, steps[k - 1], entry, previous)
             previous = entry.get("state")
@@ -608,6 +617,7 @@ class ScenarioRunner:
         """A `start` the engine must refuse, leaving the hand in play (if any) as it was."""
         body = scenario.body
         before = self._before(scenario, ctx)
+        seen = self._all_observations(ctx) if body.get("observe") and before is not None else None
         ctx.begin("start", scenario.line_of("setup", "start"))
         options = dict(body["options"]) if "options" in body else (
             options_to_send(scenario) if info.takes_options else None)
@@ -626,6 +636,8 @@ class ScenarioRunner:
             after = self._state(ctx)
             if after != before:
                 raise _Outcome(FAIL, "the state changed after a refused start", "state", state_diff(before, after))
+        if seen is not None:
+            self._same_observations(ctx, seen, "a refused start")
 
 
 def _absent(value: Any) -> str:

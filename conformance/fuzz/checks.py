@@ -158,6 +158,11 @@ class Check:
     trace: Trace
     exchanges: list[Exchange]
     outcomes: frozenset[str]
+    hand: Trace | None = None
+    """The hand the check was drawn from (its setup and options), when ``trace`` is another: a setup check's
+    ``trace`` is the setup it breaks, and a scenario of it starts the hand ``before`` it."""
+    fault: Fault | None = None
+    """A setup check's fault (the least protocol it is sent under, whether it sends options)."""
 
 
 class Checks:
@@ -246,8 +251,8 @@ class Checks:
         exchanges = [self._start_exchange(trace.setup),
                      self._exchange(broken, "kind", expect),
                      self._exchange({"cmd": "state"}, "state")]
-        refused = _kind(exchanges[1].answer) is not None
-        kind = "accepted" if not refused else str(_kind(exchanges[1].answer))
+        refused = refusal_kind(exchanges[1].answer) is not None
+        kind = "accepted" if not refused else str(refusal_kind(exchanges[1].answer))
         if expect is not None:
             kind = expect
         reached = [*reached, f"setup:{kind}", *(("setup:in-batch",) if in_batch else ())]
@@ -256,7 +261,7 @@ class Checks:
             if refused:
                 reached.append("observe:after-refused-setup")
         bad = Trace(trace.options if options is None else dict(options), setup, f"fault {fault.id}")
-        return Check("setup", bad, exchanges, frozenset(reached))
+        return Check("setup", bad, exchanges, frozenset(reached), hand=trace, fault=fault)
 
     def count_check(self, trace: Trace, chooser: Chooser) -> Check:
         done = [s for s in trace.steps if s.kind == "do"]
@@ -292,20 +297,20 @@ def compare(check: Check, exchange: Exchange, answer: Any, before: Message | Non
 
     def differs(fields: list[str], detail: list[str] | None = None) -> Disagreement:
         return Disagreement(check.trace, where, fields, ref, got, before, detail=detail or [exchange.request["cmd"]],
-                            request=exchange.request)
+                            request=exchange.request, check=check)
 
     if exchange.compare == "batch":
         if got.get("ok") is not True or not isinstance(got.get("start"), dict) or not got["start"].get("ok"):
             return differs(["batch"])
         return None
-    if exchange.compare == "count" and not got.get("ok") and _kind(got) == "unsupported":
+    if exchange.compare == "count" and not got.get("ok") and refusal_kind(got) == "unsupported":
         return None  # a bound on one request's work: each engine's own (spec/PROTOCOL.md "Bounds")
     if exchange.expect_kind is not None:
-        return None if _kind(got) == exchange.expect_kind else differs(["error"])
+        return None if refusal_kind(got) == exchange.expect_kind else differs(["error"])
     if got == ref:
         return None  # the same answer: nothing to tell apart (most are)
-    if _kind(ref) != _kind(got) or bool(ref.get("ok")) != bool(got.get("ok")):
-        return differs(["error" if _kind(ref) is not None else "accepted"])
+    if refusal_kind(ref) != refusal_kind(got) or bool(ref.get("ok")) != bool(got.get("ok")):
+        return differs(["error" if refusal_kind(ref) is not None else "accepted"])
     if not ref.get("ok") or exchange.compare == "kind":
         return None
     if exchange.compare == "pattern":
@@ -320,7 +325,7 @@ def compare(check: Check, exchange: Exchange, answer: Any, before: Message | Non
     return differs(fields) if fields else None
 
 
-def _kind(answer: Message) -> Any:
+def refusal_kind(answer: Message) -> Any:
     """The error kind of an answer: its own, or (a ``batch`` answer) its ``start``'s; None if accepted."""
     error = answer.get("error")
     if not isinstance(error, dict) and answer.get("ok") is True and isinstance(answer.get("start"), dict):

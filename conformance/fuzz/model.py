@@ -133,8 +133,9 @@ class Disagreement:
     last step), ``act`` (the candidate refused a legal action), ``reject`` (it
     accepted, or refused with another kind, a probe the reference refused),
     ``observe``, ``events`` (the events of an accepted ``act``, capability
-    ``events``), or a side check (conformance.fuzz.checks): ``setup`` (a setup
-    to be refused, or one at a bound, and the state after it) or ``count``. ``fields`` names what differs; ``reference`` and ``candidate``
+    ``events``), or a side check (conformance.fuzz.checks, ``check``): ``setup`` (a setup
+    to be refused, or one at a bound, and the state after it), ``count`` or ``pattern``.
+    ``fields`` names what differs; ``reference`` and ``candidate``
     hold the two answers (the whole ``state``, or the two act answers, or the
     two observations of ``seat``). ``before`` is the reference's ``state``
     before the last step.
@@ -153,6 +154,9 @@ class Disagreement:
     rates: Any = None
     """The rates of the extra kinds the hand was drawn at (checks.Rates; None: the full ones): a shrink replays
     the hand at them."""
+    check: Any = None
+    """A side check's disagreement: the check (checks.Check, which imports this module), every request of it and
+    the reference's answers (a scenario written of the disagreement replays the check)."""
 
     @property
     def actions(self) -> int:
@@ -167,8 +171,7 @@ class Disagreement:
             "reject": (f"accepted or misjudged the illegal action {self.trace.steps[-1].action!r}"
                        if self.trace.steps else "misjudged an illegal action"),
             "observe": f"disagrees on seat {self.seat}'s observation ({', '.join(self.detail) or 'observation'})",
-            "setup": (f"answers {_answer_text(self.candidate)} where the reference answers "
-                      f"{_answer_text(self.reference)} to `{', '.join(self.detail)}`"
+            "setup": (f"answers {_answer_text(self.candidate)} where {self._wanted()} to `{', '.join(self.detail)}`"
                       if self.fields in (["error"], ["accepted"]) else
                       f"disagrees on {', '.join(self.fields)} in `{', '.join(self.detail)}`")
                      + f" (setup check: {self.trace.setup_kind})",
@@ -184,7 +187,20 @@ class Disagreement:
         return f"the candidate {what} {at}"
 
 
+    def _wanted(self) -> str:
+        """What a side check's request wanted: the reference's answer, or the error kind the protocol itself
+        requires there (an option the candidate does not follow: ``unsupported``)."""
+        exchange = next((e for e in self.check.exchanges if e.request is self.request), None) if self.check else None
+        if exchange is not None and exchange.expect_kind is not None:
+            return f"the protocol wants {exchange.expect_kind} (the reference, which follows it, answers " \
+                   f"{_answer_text(self.reference)})"
+        return f"the reference answers {_answer_text(self.reference)}"
+
+
 def _answer_text(answer: Message) -> str:
+    start = answer.get("start")
+    if answer.get("ok") and isinstance(start, dict):  # a batch: its start's answer is the setup's
+        return "ok" if start.get("ok") else f"{_answer_text(start)} in the batch's start"
     if answer.get("ok"):
         return "ok"
     error = answer.get("error")

@@ -36,6 +36,7 @@ from .scenario import (
     disagreement_needs_original_setup,
     disagreement_scenario,
     failure_scenario,
+    side_scenario,
     write_trace,
     write_verified,
 )
@@ -260,19 +261,32 @@ def _write(report: FuzzReport, candidate: Engine) -> None:
             provenance = (f"Found by the differential fuzzer (seed {seed}) in hand {report.search.first_at}"
                           + (f", shrunk to {d.actions} action(s)." if report.search.shrunk is not None else "."))
 
+            why: list[str] = []
+
             def build(explicit: bool) -> dict[str, Any] | None:
-                if d.where in ("setup", "count", "pattern"):  # a side check's: no scenario kind replays it; its trace is kept
+                if d.check is None:
+                    return disagreement_scenario(d, spec, explicit=explicit, engine_name=f"The engine {name!r}",
+                                                 provenance=provenance)
+                made = side_scenario(d, spec, explicit=explicit, engine_name=f"The engine {name!r}",
+                                     provenance=provenance)  # the side check replayed as a scenario of its kind
+                if isinstance(made, str):
+                    why.append(made)
                     return None
-                return disagreement_scenario(d, spec, explicit=explicit, engine_name=f"The engine {name!r}",
-                                             provenance=provenance)
+                return made
 
             written = write_verified(build, out, verifier, explicit_first=not disagreement_needs_original_setup(d),
                                      header=header)
+            if written is not None and d.check is not None and written.reference is None and written.problems:
+                written.path.unlink(missing_ok=True)  # a side check's setup no scenario can write: the loader says why
+                why.append(written.problems[0])
+                written = None
             if written is not None:
                 report.written.append(written)
-            else:
-                report.unwritable = ("the scenario format cannot express this disagreement "
-                                     f"({d.where}); its trace is written instead")
+            if written is None or (d.check is not None and not written.verified):
+                report.unwritable = (
+                    f"the scenario format cannot express this disagreement ({d.where}"
+                    + (f": {why[0]}" if why else "") + "); its trace is written instead" if written is None else
+                    f"the scenario written does not prove this disagreement ({d.where}); its trace is written too")
                 report.traces.append(write_trace(
                     f"fuzz-{d.where}-seed{seed}", {
                         "summary": d.summary(), "where": d.where, "fields": d.fields, "detail": d.detail,

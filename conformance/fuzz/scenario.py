@@ -11,6 +11,13 @@ The setup is written with explicit ``hands`` (from the reference's ``state``)
 so that the scenario does not depend on the candidate's shuffle or deal
 order; when the disagreement is in the deal itself, or the explicit form does
 not reproduce it, the original ``seed`` / ``deck`` setup is written instead.
+
+A side check's disagreement (:mod:`~conformance.fuzz.checks`) is written as
+the scenario kind that replays the check (:func:`side_scenario`): a ``count``
+(in a game too, with its ``divide``), a ``pattern``, a ``setup`` to be refused
+(or a ``batch`` whose setup is refused), or a ``trajectory`` from a setup the
+reference takes at a bound. What no scenario can hold is a reason, and the
+campaign writes the trace instead.
 """
 
 from __future__ import annotations
@@ -28,11 +35,12 @@ import yaml
 
 from ..compare import check_expectations
 from ..engine import Engine
-from ..loader import CONTROL_CHARACTERS, SENT_TEXT_KEYS
+from ..loader import BODY_KINDS, CONTROL_CHARACTERS, SENT_TEXT_KEYS
 from ..results import ERROR, FAIL, PASS, TIMEOUT, Result
 from ..specdata import SpecData
 from ..suite import Suite
-from .clauses import disagreement_clauses, failure_clauses
+from .checks import Check, refusal_kind
+from .clauses import FALLBACK, disagreement_clauses, failure_clauses
 from .compare import differing_seats, state_fields
 from .fields import scenario_observe_fields
 from .model import CandidateFailure, Disagreement, Step, Trace
@@ -100,9 +108,10 @@ def _requires(options: Mapping[str, str]) -> Any:
     return dict(sorted(options.items(), key=lambda kv: int(kv[0][1:]))) if options else "defaults"
 
 
-def _scenario_id(prefix: str, trace: Trace) -> str:
+def _scenario_id(prefix: str, trace: Trace, requests: Any = None) -> str:
     blob = json.dumps({"setup": trace.setup, "options": trace.options,
-                       "steps": [s.as_json() for s in trace.steps]}, sort_keys=True)
+                       "steps": [s.as_json() for s in trace.steps],
+                       **({"requests": requests} if requests is not None else {})}, sort_keys=True, default=str)
     return f"{prefix}-{hashlib.sha1(blob.encode()).hexdigest()[:10]}"
 
 
@@ -242,6 +251,179 @@ def _title(d: Disagreement) -> str:
     return f"Fuzz vector: the setup is accepted ({d.trace.setup_kind})"
 
 
+# ------------------------------------------------------------------ side checks
+
+
+def side_scenario(d: Disagreement, spec: SpecData, *, explicit: bool = True, engine_name: str = "the candidate",
+                  provenance: str = "") -> dict[str, Any] | str:
+    """The scenario that replays the side check behind ``d`` (:mod:`~conformance.fuzz.checks`), the reference's
+    answers as its expectations: a ``count`` (in a game too, and its ``divide``), a ``pattern``, a ``setup`` the
+    engine must refuse, a ``batch`` whose setup is refused (or, at a bound, taken), or a ``trajectory`` started
+    from a setup the reference takes at a bound. The reason, if no scenario kind can hold it."""
+    check = d.check
+    if check is None:
+        return "the disagreement carries no side check to replay"
+    notes = [f"{engine_name} {d.summary()[len('the candidate '):]}.", _answers_note(d)]
+    made: _Vector | dict[str, Any] | str
+    if check.kind == "count":
+        made = _count_vector(d, check, explicit, spec)
+    elif check.kind == "pattern":
+        made = _pattern_vector(check, spec)
+    else:
+        made = _setup_vector(d, check, spec, engine_name, provenance, notes)
+    if isinstance(made, (dict, str)):  # a trajectory from a setup the reference takes (worded as the trajectory
+        return made                    # writer words it), or why no scenario holds it
+        return made
+    what, title, clauses, options, protocol, kind, body = made
+    if provenance:
+        notes.append(provenance)
+    scenario: dict[str, Any] = {
+        "id": _scenario_id(f"fuzz-{what}", check.trace, [e.request for e in check.exchanges]),
+        "title": title,
+        "clauses": clauses or list(FALLBACK),
+        "requires": _requires(options),
+    }
+    if protocol > 1:
+        scenario["protocol"] = protocol
+    scenario.update({"tags": ["fuzz"], "generated": True, "notes": "\n".join(notes) + "\n", kind: body})
+    return scenario
+
+
+_Vector = tuple[str, str, list[str], dict[str, str], int, str, dict[str, Any]]
+"""What a side check's scenario is made of: its id's word, title, clauses, required options, least protocol,
+body kind and body."""
+
+
+def _answers_note(d: Disagreement) -> str:
+    def short(value: Any) -> str:
+        text = json.dumps(value, sort_keys=True, default=str)
+        return text if len(text) <= 300 else text[:297] + "..."
+    return f"To {short(d.request)} the reference answers {short(d.reference)}; the candidate answers {short(d.candidate)}."
+
+
+def _count_vector(d: Disagreement, check: Check, explicit: bool, spec: SpecData) -> _Vector | str:
+    """``count`` at the check's state (its setup and prefix), the reference's counts and divide; or, when the
+    candidate's ``batch`` of that prefix was wrong, the ``batch`` itself."""
+    trace, request, answer = check.trace, check.exchanges[-1].request, check.exchanges[-1].answer
+    game = "game" in trace.setup
+    clauses = _clause_keys(spec, "legal")
+    if d.fields == ["batch"]:  # the prefix sent in one batch: the batch itself is what went wrong
+        body: dict[str, Any] = {"setup": dict(trace.setup) if game else _setup(trace, explicit),
+                                "steps": [{"seat": s.seat, "do": s.action} for s in trace.steps], "state": "last"}
+        return ("batch", f"Fuzz vector: a batch of {len(trace.steps)} action(s)", clauses, trace.options, 1,
+                "batch", body)
+    if not answer.get("ok") or not isinstance(answer.get("counts"), list):
+        return f"the reference did not count ({answer})"
+    body = {"setup": dict(trace.setup["game"]) if game else _setup(trace, explicit)}
+    if trace.steps:
+        body["prefix"] = [{"seat": s.seat, "do": s.action} for s in trace.steps]
+    body["counts"] = list(answer["counts"])
+    divide = request.get("divide") and answer.get("divide")
+    if divide:
+        body["divide"] = dict(answer["divide"])
+    n = len(trace.steps)
+    title = (f"Fuzz vector: count to depth {len(body['counts'])}{' with its divide' if divide else ''}"
+             f"{' in a game' if game else ''} after {n} action{'s' if n != 1 else ''}")
+    # protocol 3 counts the hand in play only; an older engine may count on into the next deal
+    return ("count", title, clauses, trace.options, 3 if game else 1, "count", body)
+
+
+def _pattern_vector(check: Check, spec: SpecData) -> _Vector | str:
+    request, answer = check.exchanges[0].request, check.exchanges[0].answer
+    if not answer.get("ok") or "classify" not in request:
+        return f"the reference did not classify ({answer})"
+    clauses = [c for c, area in (spec.clauses or {}).items() if area == "patterns"]  # spec/clauses.yaml's areas
+    return ("pattern", f"Fuzz vector: pattern classifies {request['classify']!r}", clauses, check.trace.options, 1,
+            "pattern", {"classify": request["classify"], "expect": answer["pattern"]})
+
+
+def _clause_keys(spec: SpecData, *keys: str) -> list[str]:
+    return list(dict.fromkeys(c for key in keys for c in spec.key_clauses.get(key, ())))
+
+
+def _setup_vector(d: Disagreement, check: Check, spec: SpecData, engine_name: str, provenance: str,
+                  lead: list[str]) -> _Vector | dict[str, Any] | str:
+    """A refused setup check as a ``setup`` scenario (or a ``batch`` one, when it was sent in a batch): the hand
+    started ``before`` it, the broken setup, the reference's error kind. A setup the reference takes (at a bound)
+    as a ``trajectory`` from it, expecting the reference's state or observation."""
+    exchanges, fault, hand = check.exchanges, check.fault, check.hand
+    at = next((i for i, e in enumerate(exchanges) if e.request is d.request), None)
+    if at is None or hand is None:
+        return "the disagreement is not one of its check's requests"
+    if at == 0:  # the hand's own start, before anything was broken
+        return _synthetic(Disagreement(hand_trace(hand), "start", ["setup"], {"ok": True}, d.candidate),
+                          spec, engine_name, provenance, 1, lead)
+    broken = exchanges[1]
+    if broken.expect_kind is not None:
+        return (f"the protocol wants `{broken.expect_kind}` here only because the candidate does not follow "
+                f"{broken.request.get('options')}: an expectation that depends on which options an engine follows "
+                "is no scenario's")
+    request, protocol = broken.request, fault.protocol if fault is not None else 1
+    sends_options = fault is not None and fault.options and "options" in request
+    options = dict(request["options"]) if sends_options else None
+    kind, in_batch = refusal_kind(broken.answer), request["cmd"] == "batch"
+    what = fault.id if fault is not None else check.trace.setup_kind
+    before = None if "game" in hand.setup else dict(hand.setup)
+    if kind is None:  # taken at a bound: what follows from it is the reference's
+        if in_batch:
+            return ("batch", f"Fuzz vector: a batch from a setup at a bound ({what})", _clause_keys(spec, "setup"),
+                    options or hand.options, protocol, "batch", {"setup": dict(request["setup"]), "steps": [],
+                                                                 "state": "last"})
+        bad = Trace(options or hand.options, dict(request["setup"]), check.trace.setup_kind)
+        if at == 1:
+            found = Disagreement(bad, "start", ["setup"], {"ok": True}, d.candidate)
+        elif d.request is not None and d.request.get("cmd") == "observe":
+            found = Disagreement(bad, "observe", ["observation"], d.reference, d.candidate,
+                                 seat=d.request.get("seat"), detail=list(d.detail))
+        else:
+            found = Disagreement(bad, "state", list(d.fields), d.reference, d.candidate)
+        return _synthetic(found, spec, engine_name, provenance, protocol, lead)
+    if kind not in ("bad-setup", "malformed"):
+        return f"the reference refuses the setup as {kind}, which no scenario's `error` names"
+    observed = at > 2  # an observation after the refusal differs: the scenario compares every seat's (`observe`)
+    if at >= 2 and before is None:
+        return ("what the candidate answers after a refused setup differs within a game, and a scenario's `before` "
+                "is a single hand")
+    if observed and in_batch:
+        return "the observations after a batch whose setup is refused differ, and a `batch` scenario compares its `state`"
+    if in_batch:
+        if broken.answer.get("ok") is not True:
+            return (f"the reference refuses the batch whole ({kind}), and a `batch` scenario's start can only be "
+                    "refused as bad-setup, inside the batch's answer")
+        if sends_options:
+            return "the setup sent in the batch carries its own options, and a `batch` scenario sends the required ones"
+        refused: dict[str, Any] = {**({"before": before} if before else {}), "setup": dict(request["setup"]),
+                                   "start": {"error": kind}, "steps": [], "state": "last"}
+        return ("batch", f"Fuzz vector: a batch whose setup is refused as {kind} ({what})",
+                _clause_keys(spec, "setup"), hand.options, max(protocol, 3), "batch", refused)
+    body: dict[str, Any] = {**({"before": before} if before else {}), **({"options": options} if options else {}),
+                            "start": dict(request["setup"]), "error": kind}
+    if observed:
+        body["observe"] = True  # every seat's observe after the refusal, as after `before`
+    return ("setup", f"Fuzz vector: the setup is refused as {kind} ({what})",
+            _clause_keys(spec, "setup", *(("observe",) if observed else ())), hand.options, protocol, "setup", body)
+
+
+def hand_trace(hand: Trace) -> Trace:
+    return Trace(hand.options, hand.setup, hand.setup_kind, hand.hands, [])
+
+
+def _synthetic(found: Disagreement, spec: SpecData, engine_name: str, provenance: str,
+               protocol: int, lead: list[str]) -> dict[str, Any] | str:
+    """A setup check's disagreement at a setup the reference takes, as the trajectory writer words it, its notes
+    led by ``lead`` (the side check's own summary and answers)."""
+    scenario = disagreement_scenario(found, spec, explicit=False, engine_name=engine_name, provenance=provenance)
+    if scenario is None:
+        return "the scenario format cannot hold the observation that differs"
+    scenario["notes"] = "\n".join(lead + scenario["notes"].splitlines()[1:]) + "\n"
+    if protocol > 1:
+        scenario = {**{k: v for k, v in scenario.items() if k not in ("tags", "generated", "notes", "trajectory",
+                                                                       "game")},
+                    "protocol": protocol, **{k: v for k, v in scenario.items()
+                                             if k in ("tags", "generated", "notes", "trajectory", "game")}}
+    return scenario
+
+
 def failure_scenario(f: CandidateFailure, spec: SpecData, *, explicit: bool = True,
                      engine_name: str = "the candidate", provenance: str = "") -> dict[str, Any] | None:
     """A scenario that replays the hand up to the request the candidate failed on."""
@@ -314,9 +496,9 @@ def _styled(value: Any, key: str = "") -> Any:
             return _Flow(items)
         return items
     if isinstance(value, list):
-        if key == "steps":
+        if key in ("steps", "prefix"):
             return [_styled(v, "step" if "expect" not in v else "") for v in value]
-        if key in ("clauses", "tags", "tricks", "deltas", "actions"):
+        if key in ("clauses", "tags", "tricks", "deltas", "actions", "counts"):
             return _FlowList(_styled(v) for v in value)
         return [_styled(v, key if key in SENT_TEXT_KEYS else "") for v in value]
     if isinstance(value, str) and key in SENT_TEXT_KEYS and CONTROL_CHARACTERS.search(value):
@@ -365,7 +547,7 @@ class Verifier:
             try:
                 suite = Suite.load(self.spec_dir, [Path(tmp)])
             except Exception as exc:  # noqa: BLE001 - an invalid file is a fuzzer bug: report it
-                return None, None, [f"the written scenario does not load: {exc}"]
+                return None, None, [f"the written scenario does not load: {str(exc).replace(str(copy), path.name)}"]
         ref = suite.runner(self.reference_engine).run(suite.scenarios[0])
         cand = suite.runner(self.candidate).run(suite.scenarios[0])
         return ref, cand, []
@@ -385,14 +567,15 @@ def write_verified(build: Any, out_dir: Path, verifier: Verifier | None, explici
         scenario = build(explicit)
         if scenario is None:
             return None
-        body = scenario.get("trajectory") or scenario["game"]
-        if not explicit and last is not None and body["setup"] == last_setup:
+        body = next(scenario[kind] for kind in BODY_KINDS if kind in scenario)
+        setup = body.get("setup")  # none in a pattern, the refused `start` in a setup scenario: one form only
+        if not explicit and last is not None and setup == last_setup:
             break  # the setup was explicit already: nothing else to try
-        last_setup = body["setup"]
+        last_setup = setup
         if last is not None:
             last.path.unlink(missing_ok=True)
         path = write(scenario, out_dir, header)
-        written = Written(path, scenario["id"], list(scenario["clauses"]), "hands" in body["setup"])
+        written = Written(path, scenario["id"], list(scenario["clauses"]), isinstance(setup, Mapping) and "hands" in setup)
         if verifier is not None:
             written.reference, written.candidate, written.problems = verifier.run(path)
             if written.verified:

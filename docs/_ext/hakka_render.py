@@ -374,6 +374,8 @@ def refused_setup_html(body: dict[str, Any]) -> str:
     html = ""
     if "before" in body:
         html += '<p class="hk-game-setup">' + escape(
+            _("First a valid hand is started; after the refusal it must be exactly as it was, and so must what "
+              "each seat observes.") if body.get("observe") else
             _("First a valid hand is started; after the refusal it must be exactly as it was.")) + "</p>"
     if "options" in body:
         html += ('<p class="hk-game-setup">' + escape(_("Options sent:")) + " "

@@ -152,3 +152,21 @@ def test_an_engine_without_divide_has_its_counts_compared_and_says_so(run: RunFn
     results, _ = run(f"python:{__name__}:NoDivide", chosen)
     assert len(results) == 4 and all(r.status == "pass" and r.reason == DIVIDE_NOT_COMPARED for r in results)
     assert closing_line(results).endswith("4 passed with their divide not compared (the engine does not declare `divide`)")
+
+
+def test_a_setup_scenario_that_observes_without_before_is_refused(tmp_path: Path, schemas: Schemas,
+                                                                  spec_data: SpecData) -> None:
+    """`observe: true` compares what each seat observes after the refusal with what it did after `before`."""
+    path = _file(tmp_path, """\
+        - id: my-setup
+          title: a refused setup
+          clauses: [DEAL-4]
+          setup:
+            start: {dealer: 0, seed: "-1"}
+            error: malformed
+            observe: true
+        """)
+    [problem] = _problems(path, schemas, spec_data)
+    assert "new.yaml:" in problem and "scenario my-setup:" in problem, problem
+    assert "`observe: true` compares every seat's observations after the refusal with those after `before`: it needs " \
+           "`before`" in problem and "(at /scenarios/0/setup)" in problem, problem

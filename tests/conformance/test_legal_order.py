@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from conformance.loader import Scenario
 from conformance.results import FAIL, PASS
 from reference_engine.wire import Session
-from tests.fuzz.fakes import ListsLegalActionsReversed
+from tests.fuzz.fakes import DeclaresNoBatch, ListsLegalActionsReversed, ListsObservedLegalActionsReversed
 
 VERBS = ["call", "pass", "play", "discard", "claim", "continue", "tigers", "decline"]
 DECK = [f"{suit}{n}" for suit in ("Sup", "Gon", "Zok", "Sin") for n in range(1, 10)] + ["WanSin"]
@@ -109,18 +109,47 @@ def test_an_engine_that_declares_playout_is_failed_at_the_first_two_actions_out_
     assert control.status == PASS, control
 
 
-class _ReversedWithoutPlayout(ListsLegalActionsReversed):
+class _ReversedWithoutPlayout(ListsLegalActionsReversed, DeclaresNoBatch):
     """The same reversed lists from an engine that does not declare ``playout``: compared as sets, it passes."""
-
-    def handle(self, message: Any) -> dict[str, Any]:
-        answer = super().handle(message)
-        if isinstance(message, dict) and message.get("cmd") == "hello" and answer.get("ok"):
-            answer["capabilities"] = [c for c in answer["capabilities"] if c not in ("batch", "playout")]
-        return answer
 
 
 def test_an_engine_without_playout_may_list_legal_actions_in_any_order(
         run: Any, examples: dict[str, Scenario]) -> None:
     (result,), engine = run("python:tests.conformance.test_legal_order:_ReversedWithoutPlayout", [_calling(examples)])
+    assert engine.info is not None and "playout" not in engine.info.capabilities
+    assert result.status == PASS, result
+
+
+def _observing(schemas: Any, spec_data: Any) -> Scenario:
+    """A corpus scenario that reads the observation of the seat to act (call and pass, in that order)."""
+    from pathlib import Path
+
+    from conformance.loader import load_scenarios
+
+    path = Path(__file__).resolve().parents[2] / "conformance" / "scenarios" / "observation" / "edges.yaml"
+    return next(s for s in load_scenarios([path], schemas, spec_data) if s.id == "obs-legal-only-for-the-seat-to-act")
+
+
+def test_an_engine_that_declares_playout_lists_what_a_seat_observes_in_the_canonical_order_too(
+        run: Any, schemas: Any, spec_data: Any) -> None:
+    # spec/PROTOCOL.md, `observe`: an observation's legal is the state's list, in the same order; state is right here
+    scenario = _observing(schemas, spec_data)
+    (result,), _ = run("python:tests.fuzz.fakes:ListsObservedLegalActionsReversed", [scenario])
+    assert result.status == FAIL, result
+    assert result.key == "observe.3" and result.step == 0, result
+    assert result.reason.startswith("seat 3's observation: legal.actions is not in the canonical order of actions: "
+                                    "'pass' is listed before 'call'"), result.reason
+    (control,), _ = run("python:reference_engine.wire:Session", [scenario])
+    assert control.status == PASS, control
+
+
+class _ObservedReversedWithoutPlayout(ListsObservedLegalActionsReversed, DeclaresNoBatch):
+    """The same reversed observations from an engine that does not declare ``playout``: compared as sets, it passes."""
+
+
+def test_an_engine_without_playout_may_list_what_a_seat_observes_in_any_order(
+        run: Any, schemas: Any, spec_data: Any) -> None:
+    spec = "python:tests.conformance.test_legal_order:_ObservedReversedWithoutPlayout"
+    (result,), engine = run(spec, [_observing(schemas, spec_data)])
     assert engine.info is not None and "playout" not in engine.info.capabilities
     assert result.status == PASS, result

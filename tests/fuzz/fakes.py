@@ -307,6 +307,50 @@ class SeedPastItsBound(Session):
         return super().handle(message)
 
 
+class DeclaresNoBatch(Session):
+    """The reference declaring neither ``batch`` nor ``playout``: the fuzzer sends it every setup in a ``start``."""
+
+    name = "fake-declares-no-batch"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        if message.get("cmd") == "hello" and answer.get("ok"):
+            answer["capabilities"] = [c for c in answer["capabilities"] if c not in ("batch", "playout")]
+        return answer
+
+
+class SeedPastItsBoundWithoutBatch(SeedPastItsBound, DeclaresNoBatch):
+    """:class:`SeedPastItsBound` declaring no ``batch``: its refused setups are all sent in a ``start``."""
+
+    name = "fake-seed-past-its-bound-without-batch"
+
+
+class RefusesTheLargestSeed(DeclaresNoBatch):
+    """Refuses the seed 2^64 - 1 (which D33 deals from) as ``bad-setup`` in a ``start``, declaring no ``batch``:
+    only a setup at its bound sends it."""
+
+    name = "fake-refuses-the-largest-seed"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        setup = message.get("setup")
+        if message.get("cmd") == "start" and isinstance(setup, Mapping) and str(setup.get("seed")) == str(2**64 - 1):
+            return {"ok": False, "error": {"kind": "bad-setup", "message": "the seed is out of range"}}
+        return super().handle(message)
+
+
+class DealsTheLargestSeedAsZero(DeclaresNoBatch):
+    """Deals the seed 2^64 - 1 as the seed 0 (a 64-bit seed read into a signed integer that overflows), declaring
+    no ``batch``: only a setup at its bound sends it, and the state after it shows other hands."""
+
+    name = "fake-deals-the-largest-seed-as-zero"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        setup = message.get("setup")
+        if message.get("cmd") == "start" and isinstance(setup, Mapping) and str(setup.get("seed")) == str(2**64 - 1):
+            message = {**message, "setup": {**setup, "seed": "0"}}
+        return super().handle(message)
+
+
 class MiscountsDepthTwo(Session):
     """Counts one sequence too many at depth 2 (in ``counts`` and in ``divide``'s first entry): only a count meets it."""
 
@@ -377,6 +421,32 @@ class IgnoresOptions(Session):
         return super().handle(message)
 
 
+class DropsOptionsOfTheWrongShape(Session):
+    """Drops a decision option whose ID is not kebab-case (``"Any Suit"``) and plays on, where protocol 3 refuses
+    the start: only a setup sent an option of the wrong shape meets it, which no scenario can write."""
+
+    name = "fake-drops-options-of-the-wrong-shape"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        options = message.get("options")
+        if message.get("cmd") in ("start", "batch") and isinstance(options, Mapping):
+            kept = {d: o for d, o in options.items() if isinstance(o, str) and o == o.lower() and " " not in o}
+            message = {**message, "options": kept}
+        return super().handle(message)
+
+
+class RefusesABatchWithoutObservations(Session):
+    """Refuses as ``malformed`` a ``batch`` of steps that asks for no observations (``observe`` is optional, ``none``
+    by default): of a candidate's batches, only a count's, which plays the hand up to the state it counts at."""
+
+    name = "fake-refuses-a-batch-without-observations"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        if message.get("cmd") == "batch" and message.get("steps") and "observe" not in message and "playout" not in message:
+            return {"ok": False, "error": {"kind": "malformed", "message": "a batch names its observe"}}
+        return super().handle(message)
+
+
 class MisclassifiesSets(Session):
     """Answers ``pattern`` that a Set is a Run (its play of a Set is right): only a pattern check meets it."""
 
@@ -435,6 +505,24 @@ class ListsLegalActionsReversed(Session):
             states.append(answer["steps"][0]["state"])
         for state in states:
             legal = state.get("legal")
+            if isinstance(legal, dict) and isinstance(legal.get("actions"), list):
+                legal["actions"] = legal["actions"][::-1]
+        return answer
+
+
+class ListsObservedLegalActionsReversed(Session):
+    """Lists the ``legal.actions`` of every observation (alone or in a ``batch``) in reverse canonical order while
+    declaring ``playout``, its ``state`` right: only the runner's order check of what a seat observes meets it."""
+
+    name = "fake-lists-observed-legal-actions-reversed"
+
+    def handle(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        answer = super().handle(message)
+        observations = [answer] if message.get("cmd") == "observe" else [
+            seen for entry in answer.get("steps", ()) if isinstance(entry, dict)
+            for seen in entry.get("observations", ())] if message.get("cmd") == "batch" else []
+        for seen in observations:
+            legal = seen.get("observation", {}).get("legal") if seen.get("ok") else None
             if isinstance(legal, dict) and isinstance(legal.get("actions"), list):
                 legal["actions"] = legal["actions"][::-1]
         return answer

@@ -3,6 +3,8 @@ only where the candidate's handshake allows it, and prints its coverage; a game 
 
 from __future__ import annotations
 
+import json
+import shutil
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -13,6 +15,8 @@ from conformance.fuzz.checks import VARIANTS, variant
 from conformance.fuzz.cli import configure
 from conformance.fuzz.outcomes import Outcomes
 from conformance.notation import normalize_action
+from conformance.results import FAIL, PASS
+from conformance.suite import Suite
 from reference_engine.events import HandDealt, parse_event
 from reference_engine.outcomes import event_outcomes
 from reference_engine.wire import Session
@@ -43,17 +47,69 @@ def test_each_kind_finds_a_fault_that_no_other_kind_meets(fake: Any, hands: int,
     assert without.ok, without.format()
 
 
-def test_a_side_check_disagreement_is_reported_and_its_trace_written(tmp_path: Any) -> None:
-    report = fuzz(FuzzConfig.of(engine=fakes.MiscountsDepthTwo, hands=60, seed=0, out=tmp_path, shrink_seconds=5))
-    assert report.disagreement is not None and not report.ok
-    text = report.format()
-    assert "disagrees on counts" in text and "its trace is written instead" in text, text
-    assert report.traces and report.traces[0].exists()
-    import json
+@pytest.mark.parametrize(("fake", "config", "kind", "what"), [
+    (fakes.MiscountsDepthTwo, {"hands": 60}, "count", "counts"),  # a wrong perft
+    (fakes.DivideCountsEveryDepth, {"hands": 100}, "count", "divide"),  # counts right, its divide wrong
+    (fakes.CountsIntoTheNextDeal, {"hands": 60, "seed": 1, "game": True, "checks": ("count",)}, "count",
+     "setup.first_dealer"),  # a count within a game, into its next deal
+    (fakes.RefusesABatchWithoutObservations, {"hands": 60, "checks": ("count",)}, "batch", "steps"),  # a count's batch
+    (fakes.MisclassifiesSets, {"hands": 200}, "pattern", "classify"),
+    (fakes.SeedPastItsBoundWithoutBatch, {"hands": 200}, "setup", "error"),  # a seed past 2^64 - 1 taken
+    (fakes.ShowsTheDreamerAfterARefusedSetup, {"hands": 60}, "setup", "observe"),  # observe changed by a refusal
+    (fakes.RefusesTheLargestSeed, {"hands": 200}, "trajectory", "setup.seed"),  # a setup at a bound refused
+    (fakes.DealsTheLargestSeedAsZero, {"hands": 200}, "trajectory", "steps"),  # taken, and dealt otherwise
+    (fakes.RefusesABatchSetupWhole, {"hands": 200}, "batch", "start"),  # a refused setup in a batch refused whole
+    (fakes.SeedPastItsBound, {"hands": 200}, "batch", "start"),  # its bad seed taken in a batch's start
+])
+def test_a_side_check_disagreement_is_written_as_a_scenario_of_its_kind(
+        tmp_path: Any, fake: Any, config: dict[str, Any], kind: str, what: str) -> None:
+    # The scenario the fuzzer writes loads with the loader, the reference passes it and the fake fails it,
+    # through the runner (not only through the fuzzer's own verification)
+    config = {"seed": 0, **config}
+    report = fuzz(FuzzConfig.of(engine=fake, out=tmp_path / "out", shrink_seconds=2, **config))
+    d = report.disagreement
+    assert d is not None and d.check is not None and not report.traces, report.format()
+    [written] = report.written
+    assert written.verified, report.format()
+    generated = tmp_path / "corpus" / "generated"
+    generated.mkdir(parents=True)
+    shutil.copy(written.path, generated)
+    suite = Suite.load(None, [tmp_path / "corpus"])
+    [scenario] = suite.scenarios
+    body: Any = scenario.body
+    for key in what.split("."):  # the part of the body the disagreement is about
+        assert key in body, (what, scenario.data)
+        body = body[key]
+    assert scenario.kind == kind and scenario.generated, scenario.data
+    assert "reference" in scenario.data["notes"] and d.summary()[len("the candidate "):] in scenario.data["notes"]
+    reference = suite.engine("reference", 30.0)
+    candidate = suite.engine(f"python:tests.fuzz.fakes:{fake.__name__}", 30.0)
+    try:
+        assert suite.runner(reference).run(scenario).status == PASS
+        assert suite.runner(candidate).run(scenario).status == FAIL
+    finally:
+        reference.close()
+        candidate.close()
 
+
+@pytest.mark.parametrize(("fake", "why", "summary"), [
+    # an option the candidate does not follow must be refused as unsupported; which options an engine follows is
+    # its own, so no scenario's expectation can say it
+    (fakes.IgnoresOptions, "depends on which options an engine follows", "where the protocol wants unsupported"),
+    # an option ID of the wrong shape: the scenario schema's options cannot hold it (the loader says so)
+    (fakes.DropsOptionsOfTheWrongShape, "'Any Suit' does not match", "where the reference answers malformed"),
+])
+def test_a_side_check_disagreement_no_scenario_can_hold_is_reported_and_its_trace_written(
+        tmp_path: Any, fake: Any, why: str, summary: str) -> None:
+    report = fuzz(FuzzConfig.of(engine=fake, hands=200, seed=0, out=tmp_path, shrink_seconds=2))
+    d = report.disagreement
+    assert d is not None and d.where == "setup" and not report.written, report.format()
+    text = report.format()
+    assert "its trace is written instead" in text and why in text, text
+    assert [p.name for p in tmp_path.iterdir()] == [report.traces[0].name]  # no scenario file left behind
     trace = json.loads(report.traces[0].read_text(encoding="utf-8"))
-    assert trace["request"]["cmd"] == "count" and trace["where"] == "count"
-    assert trace["reference"]["counts"] != trace["candidate"]["counts"]
+    assert trace["where"] == "setup" and trace["request"]["options"] == d.request["options"]
+    assert trace["fields"] == ["error"] and summary in trace["summary"], trace["summary"]
 
 
 class ProtocolOneRecorder(Session):
@@ -214,3 +270,40 @@ def test_the_report_schema_names_every_check_kind() -> None:
         return None
 
     assert find(schema) == list(CHECK_KINDS)
+
+
+def test_a_count_vector_keeps_respelled_action_text_double_quoted(tmp_path: Any) -> None:
+    # A count's prefix holds the hand's actions as sent, respelled with a tab or a line end too: written
+    # double-quoted with escapes (the loader's one way to take a control character), it loads and passes
+    from conformance.fuzz.checks import Check, Exchange
+    from conformance.fuzz.model import Disagreement, Step, Trace
+    from conformance.fuzz.scenario import dump, side_scenario
+    from conformance.paths import default_spec_dir
+    from conformance.specdata import load_spec_data
+
+    session = Session()
+    session.handle({"cmd": "hello", "protocol": 3})
+    setup = {"dealer": 0, "seed": "7"}
+    assert session.handle({"cmd": "start", "setup": setup})["ok"]
+    step = Step(0, "\tcall\n")
+    assert session.handle({"cmd": "act", "seat": 0, "action": step.action})["ok"]
+    request = {"cmd": "count", "depth": 2, "divide": True}
+    answer = session.handle(request)
+    trace = Trace({}, setup, "seed", None, [step])
+    check = Check("count", trace, [Exchange({"cmd": "start", "setup": setup}, {"ok": True}, "kind"),
+                                   Exchange(request, answer, "count")], frozenset())
+    miscounted = {**answer, "counts": [answer["counts"][0], answer["counts"][1] + 1]}
+    d = Disagreement(trace, "count", ["counts"], answer, miscounted, request=request, check=check)
+    scenario = side_scenario(d, load_spec_data(default_spec_dir()))
+    assert isinstance(scenario, dict) and scenario["count"]["counts"] == answer["counts"], scenario
+    assert scenario["count"]["divide"] == answer["divide"] and sum(answer["divide"].values()) == answer["counts"][-1]
+    text = dump(scenario)
+    assert '{seat: 0, do: "\\tcall\\n"}' in text, text
+    (tmp_path / "generated").mkdir()
+    (tmp_path / "generated" / "vector.yaml").write_text(text, encoding="utf-8")
+    suite = Suite.load(None, [tmp_path])
+    reference = suite.engine("reference", 30.0)
+    try:
+        assert suite.runner(reference).run(suite.scenarios[0]).status == PASS
+    finally:
+        reference.close()

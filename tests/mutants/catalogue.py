@@ -31,7 +31,10 @@ Three families:
   ask for, so ``tests/mutants/test_catalogue.py`` shows it differs by one probe.
   ``legal-order-reversed`` is met by the runner's check that an engine
   declaring ``playout`` lists ``legal.actions`` in the canonical order, which
-  every trajectory scenario makes; ``text-split-at-spaces-only`` by the
+  every trajectory scenario makes, and ``observe-legal-order-reversed`` by the
+  same check of the observations the scenarios that observe read;
+  ``observe-changed-by-a-refused-start`` by a setup scenario with ``observe:
+  true`` (and the fuzzer's observations after a refused setup); ``text-split-at-spaces-only`` by the
   fuzzer's actions respelled with other white space, and
   ``text-split-at-unit-separators`` by text the fuzzer never sends (U+001C to
   U+001F), which the scenarios of ``contract/white-space.yaml`` hold.
@@ -828,6 +831,11 @@ def _miswirings() -> list[Mutant]:
          "not bad-setup.", ["GAME-1"], fakes.RefusesAMissingDealAsIllegal),
         ("legal-order-reversed", "Lists the legal actions of every state in reverse canonical order while "
          "declaring playout, whose draws index that order.", ["PLAY-2"], fakes.ListsLegalActionsReversed),
+        ("observe-changed-by-a-refused-start", "After a refused start, shows every seat the Dreamer's card in "
+         "observe, as if the refused hand were half set up, its state unchanged.", ["OBS-1", "DEAL-4"],
+         fakes.ShowsTheDreamerAfterARefusedSetup),
+        ("observe-legal-order-reversed", "Lists the legal actions a seat observes in reverse canonical order "
+         "while declaring playout, its state's in order.", ["PLAY-2", "OBS-1"], fakes.ListsObservedLegalActionsReversed),
         ("text-split-at-spaces-only", "Splits card and action text at U+0020 only, so that a tab, a line end or "
          "a no-break space between two cards makes the text malformed.", ["CARDS-1"], fakes.SplitsAtSpacesOnly),
         ("text-split-at-unit-separators", "Splits card and action text at U+001C-U+001F too (Python's str.split), "

@@ -53,9 +53,10 @@ def wan_sin_alone_rounds() -> list[str]:
     return [action for lead, one, three in zip(leads.split(), ones.split(), threes.split(), strict=True)
             for action in (f"play {lead}", f"discard {one}", f"discard {three}", "continue")]
 
-ORDER_ONLY = {"legal-order-reversed"}
-"""Miswirings in the order of ``legal.actions`` only: the runner's order check for an engine that declares
-``playout`` meets them (tests/conformance/test_legal_order.py), not the fuzzer, which compares the list as a set."""
+ORDER_ONLY = {"legal-order-reversed", "observe-legal-order-reversed"}
+"""Miswirings in the order of ``legal.actions`` only (of ``state``, or of what the seat to act observes): the
+runner's order check for an engine that declares ``playout`` meets them (tests/conformance/test_legal_order.py),
+not the fuzzer, which compares the list as a set."""
 TEXT_ONLY = {"text-split-at-unit-separators": "Sup1 Sup2 Sup3 Sup4 Sup5 Sup6 Sup7 Sup8 Sup9 Gon1 Gon2 Gon3\x1f"}
 """Miswirings in reading what is no white space, with a holding of seat 0 that tells each apart: the fuzzer
 respells actions with white space only (variant:space), never with U+001C-U+001F; the scenarios of
@@ -262,8 +263,10 @@ def test_mutant_differs_from_the_reference(m: Mutant) -> None:
         for session in (ref, mutant):
             session.handle({"cmd": "hello", "protocol": 3})
             session.handle({"cmd": "start", "setup": {"dealer": 0, "seed": "3"}})
-        ours, theirs = ref.handle({"cmd": "state"})["legal"], mutant.handle({"cmd": "state"})["legal"]
-        assert ours["actions"] != theirs["actions"] and sorted(ours["actions"]) == sorted(theirs["actions"])
+        lists = [[session.handle({"cmd": "state"})["legal"]["actions"],
+                  session.handle({"cmd": "observe", "seat": 0})["observation"]["legal"]["actions"]]
+                 for session in (ref, mutant)]  # seat 0, the Dealer, speaks first
+        assert lists[0] != lists[1] and [sorted(a) for a in lists[0]] == [sorted(a) for a in lists[1]], lists
         return
     if m.id in PROBED:
         mutant, reference = m.factory(), catalogue.reference()
