@@ -101,6 +101,11 @@ def test_the_hindi_and_arabic_pages_read_their_way_with_screenshots(browser: Any
             assert digits and all("٠" <= c <= "٩" for c in digits), digits
             body = browser.find_element(By.CSS_SELECTOR, "div.body").text
             assert "\u2066(dealer + 2) mod 4\u2069" in browser.page_source and "(dealer + 2) mod 4" in body
+            # what stays in English reads left to right, so its full stops end its lines, not begin them
+            directions = browser.execute_script(
+                "return [...document.querySelectorAll('.hk-sc-notes.hk-english, span.hk-english')]"
+                ".map(e => getComputedStyle(e).direction)")
+            assert directions and set(directions) == {"ltr"}, directions
         else:
             assert not digits or digits.isascii(), digits
         browser.save_screenshot(str(SCREENS / f"rulebook-{lang}.png"))
