@@ -251,8 +251,9 @@ class Checks:
         exchanges = [self._start_exchange(trace.setup),
                      self._exchange(broken, "kind", expect),
                      self._exchange({"cmd": "state"}, "state")]
-        refused = refusal_kind(exchanges[1].answer) is not None
-        kind = "accepted" if not refused else str(refusal_kind(exchanges[1].answer))
+        refusal = refusal_kind(exchanges[1].answer)
+        refused = refusal is not None
+        kind = "accepted" if not refused else str(refusal)
         if expect is not None:
             kind = expect
         reached = [*reached, f"setup:{kind}", *(("setup:in-batch",) if in_batch else ())]

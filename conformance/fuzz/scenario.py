@@ -273,7 +273,6 @@ def side_scenario(d: Disagreement, spec: SpecData, *, explicit: bool = True, eng
         made = _setup_vector(d, check, spec, engine_name, provenance, notes)
     if isinstance(made, (dict, str)):  # a trajectory from a setup the reference takes (worded as the trajectory
         return made                    # writer words it), or why no scenario holds it
-        return made
     what, title, clauses, options, protocol, kind, body = made
     if provenance:
         notes.append(provenance)
@@ -416,11 +415,10 @@ def _synthetic(found: Disagreement, spec: SpecData, engine_name: str, provenance
     if scenario is None:
         return "the scenario format cannot hold the observation that differs"
     scenario["notes"] = "\n".join(lead + scenario["notes"].splitlines()[1:]) + "\n"
-    if protocol > 1:
-        scenario = {**{k: v for k, v in scenario.items() if k not in ("tags", "generated", "notes", "trajectory",
-                                                                       "game")},
-                    "protocol": protocol, **{k: v for k, v in scenario.items()
-                                             if k in ("tags", "generated", "notes", "trajectory", "game")}}
+    if protocol > 1:  # written before the tags, notes and body, where a scenario's header ends
+        after = ("tags", "generated", "notes", "trajectory", "game")
+        scenario = {**{k: v for k, v in scenario.items() if k not in after}, "protocol": protocol,
+                    **{k: v for k, v in scenario.items() if k in after}}
     return scenario
 
 
